@@ -1,0 +1,29 @@
+package io.ibex.rdma.verbs;
+
+/**
+ * An RDMA device as {@code ibv_get_device_list} lists it. Opening it gives a {@link Context}.
+ */
+public interface Device
+{
+    /**
+     * @return the device name, for example {@code rxe0} or {@code soft0}.
+     */
+    String name();
+
+    /**
+     * @return the node GUID.
+     */
+    long guid();
+
+    /**
+     * @return the name of the provider that serves this device.
+     */
+    String providerName();
+
+    /**
+     * Opens the device, as {@code ibv_open_device}.
+     *
+     * @return a new context; close it to release everything created from it.
+     */
+    Context open();
+}

@@ -1,0 +1,60 @@
+package io.ibex.rdma.verbs;
+
+/**
+ * A queue pair, as {@code struct ibv_qp}. Created in {@link QpState#RESET} from a protection domain (or by
+ * the connection manager), moved through INIT, RTR and RTS with {@link #modify(QpAttr)}.
+ * <p>
+ * Posting follows verbs: a post that breaks a rule (wrong state, queue full, too many SGEs, inline data too
+ * long, opcode not allowed for the QP type) throws {@link PostException} with the errno verbs returns and the
+ * position of the bad request; everything before it was posted. Errors found while executing a request
+ * (protection, remote access, length) arrive as error completions instead. Posting allocates nothing.
+ * <p>
+ * Thread safety: one thread may post sends while another posts receives and a third polls.
+ */
+public interface QueuePair extends RdmaResource
+{
+    /** @return the QP number. */
+    int qpNum();
+
+    /** @return the transport type. */
+    QpType type();
+
+    /** @return the current state, as {@code ibv_query_qp} reports it. */
+    QpState state();
+
+    /** @return the capabilities the QP actually got (may exceed what was asked for). */
+    QpCapabilities capabilities();
+
+    /** @return the protection domain. */
+    ProtectionDomain pd();
+
+    /** @return the send completion queue. */
+    CompletionQueue sendCq();
+
+    /** @return the receive completion queue. */
+    CompletionQueue recvCq();
+
+    /**
+     * Modifies the QP, as {@code ibv_modify_qp}: applies the fields set in {@code attr}. An illegal
+     * transition or a missing required attribute throws {@link VerbsException} (EINVAL) naming both.
+     *
+     * @param attr attributes and their mask.
+     */
+    void modify(QpAttr attr);
+
+    /**
+     * Posts a list of send requests chained by {@link SendWorkRequest#next()}, as {@code ibv_post_send}.
+     *
+     * @param wr the first request.
+     * @throws PostException naming the errno and the first request not posted.
+     */
+    void postSend(SendWorkRequest wr);
+
+    /**
+     * Posts a list of receive requests chained by {@link ReceiveWorkRequest#next()}, as {@code ibv_post_recv}.
+     *
+     * @param wr the first request.
+     * @throws PostException naming the errno and the first request not posted.
+     */
+    void postRecv(ReceiveWorkRequest wr);
+}
