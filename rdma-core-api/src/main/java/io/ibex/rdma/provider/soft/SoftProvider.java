@@ -8,20 +8,49 @@ import io.ibex.rdma.verbs.Device;
 import java.util.List;
 
 /**
- * PLACEHOLDER (being written by the soft-verbs helper).
+ * The {@code soft} provider: a software RDMA device in pure Java that behaves like a verbs device (rxe is
+ * the reference). Connected QPs talk over TCP, UD over UDP, within one JVM or between processes and hosts.
+ * Always available, at a priority below real hardware.
+ * <p>
+ * System properties: {@code ibex.soft.address} (IPv4 address of the device's endpoint, default
+ * 127.0.0.1), {@code ibex.soft.port} (its TCP and UDP port, default 0 = ephemeral), {@code ibex.soft.mtu}
+ * (active MTU of the port, default 4096).
  */
 public final class SoftProvider implements RdmaProvider
 {
+    /** The provider name. */
+    public static final String NAME = "soft";
+    /** The automatic-choice priority: below any hardware provider. */
+    public static final int PRIORITY = 10;
+
+    /**
+     * Creates the provider; does no I/O (the device binds its endpoint on first use).
+     */
+    public SoftProvider()
+    {
+    }
+
+    /**
+     * Counts the soft verbs objects (contexts, PDs, MRs, CQs, channels, QPs, AHs) open in this JVM, for
+     * leak tests: take it before, close everything, compare after.
+     *
+     * @return the number of open soft resources.
+     */
+    public static int liveResources()
+    {
+        return SoftResource.liveCount();
+    }
+
     @Override
     public String name()
     {
-        return "soft";
+        return NAME;
     }
 
     @Override
     public int priority()
     {
-        return 10;
+        return PRIORITY;
     }
 
     @Override
@@ -33,12 +62,18 @@ public final class SoftProvider implements RdmaProvider
     @Override
     public List<Device> devices()
     {
-        throw new UnsupportedOperationException("not yet");
+        return List.of(DeviceHolder.DEVICE);
     }
 
     @Override
     public EventChannel createEventChannel()
     {
         return new SoftEventChannel(this);
+    }
+
+    /** Binds the one device of the JVM when it is first needed. */
+    private static final class DeviceHolder
+    {
+        static final SoftDevice DEVICE = new SoftDevice();
     }
 }

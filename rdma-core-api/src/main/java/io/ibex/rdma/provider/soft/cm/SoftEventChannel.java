@@ -5,39 +5,148 @@ import io.ibex.rdma.cm.CmId;
 import io.ibex.rdma.cm.EventChannel;
 import io.ibex.rdma.cm.PortSpace;
 import io.ibex.rdma.provider.soft.SoftProvider;
+import io.ibex.rdma.spi.RdmaProvider;
+import io.ibex.rdma.verbs.Context;
+
+import java.util.ArrayList;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
- * PLACEHOLDER (being written by the soft-CM helper).
+ * The soft connection manager's event channel. Ids talk rdma_cm's protocol (REQ, REP, RTU, REJ, DREQ, DREP;
+ * SIDR for UDP) over one TCP connection per connection on loopback, driven by one daemon thread per channel.
+ * Ids use the provider's first device, opened once and shared, as librdmacm does.
+ * <p>
+ * How long a peer may take to answer a request, reply or disconnect request before the id reports
+ * UNREACHABLE (or DISCONNECTED) is {@value #REPLY_TIMEOUT_PROPERTY} in milliseconds, read when the channel is
+ * created (default {@value #DEFAULT_REPLY_TIMEOUT_MILLIS}).
  */
 public final class SoftEventChannel implements EventChannel
 {
+    /** System property: milliseconds to wait for a CM reply. */
+    public static final String REPLY_TIMEOUT_PROPERTY = "ibex.soft.cm.replyTimeoutMillis";
+    /** Default milliseconds to wait for a CM reply. */
+    public static final long DEFAULT_REPLY_TIMEOUT_MILLIS = 20_000;
+
+    private final RdmaProvider provider;
+    private final LinkedBlockingQueue<CmEvent> events = new LinkedBlockingQueue<>();
+    private final Set<SoftCmId> ids = ConcurrentHashMap.newKeySet();
+    private final long replyTimeoutNs;
+    private final SoftCmAgent agent;
+    private volatile boolean closed;
+
     /**
+     * Creates the channel and starts its thread.
+     *
      * @param provider the provider whose device the ids use.
      */
     public SoftEventChannel(final SoftProvider provider)
     {
+        this.provider = Objects.requireNonNull(provider, "provider");
+        this.replyTimeoutNs = TimeUnit.MILLISECONDS.toNanos(
+            Long.getLong(REPLY_TIMEOUT_PROPERTY, DEFAULT_REPLY_TIMEOUT_MILLIS));
+        this.agent = new SoftCmAgent();
     }
 
     @Override
     public CmId createId(final PortSpace portSpace)
     {
-        throw new UnsupportedOperationException("not yet");
+        ensureOpen();
+        final SoftCmId id = new SoftCmId(this, portSpace, null);
+        ids.add(id);
+        return id;
     }
 
     @Override
     public CmEvent getEvent(final long timeoutMillis)
     {
-        throw new UnsupportedOperationException("not yet");
+        ensureOpen();
+        try
+        {
+            return timeoutMillis <= 0 ? events.poll() : events.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     @Override
     public boolean isClosed()
     {
-        return false;
+        return closed;
     }
 
+    /**
+     * Closes every id of the channel (their QPs too), then stops the thread.
+     */
     @Override
     public void close()
     {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        for (final SoftCmId id : new ArrayList<>(ids))
+        {
+            id.close();
+        }
+        agent.close();
+        events.clear();
+    }
+
+    /** @return the number of open ids (for leak checks). */
+    int idCount()
+    {
+        return ids.size();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "soft event channel (" + ids.size() + " ids)";
+    }
+
+    SoftCmAgent agent()
+    {
+        return agent;
+    }
+
+    long replyTimeoutNs()
+    {
+        return replyTimeoutNs;
+    }
+
+    Context sharedContext()
+    {
+        return SharedContexts.of(provider);
+    }
+
+    void deliver(final CmEvent event)
+    {
+        events.offer(event);
+    }
+
+    void add(final SoftCmId id)
+    {
+        ids.add(id);
+    }
+
+    void remove(final SoftCmId id)
+    {
+        ids.remove(id);
+    }
+
+    private void ensureOpen()
+    {
+        if (closed)
+        {
+            throw new IllegalStateException(this + " is closed");
+        }
     }
 }

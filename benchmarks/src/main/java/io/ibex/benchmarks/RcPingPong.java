@@ -1,0 +1,85 @@
+package io.ibex.benchmarks;
+
+import io.ibex.rdma.spi.RdmaProvider;
+import io.ibex.rdma.verbs.Device;
+import io.ibex.samples.RcEndpoint;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
+
+/**
+ * An RC SEND/RECV ping-pong between two queue pairs of one process on a provider's first device, connected
+ * out of band as {@code ibex demo} connects them (port 1, GID index 1).
+ */
+final class RcPingPong implements PingPong
+{
+    private static final int PORT_NUM = 1;
+    private static final int GID_INDEX = 1;
+    private static final int QUEUE_DEPTH = 16;
+
+    private final RcEndpoint client;
+    private final RcEndpoint server;
+    private final RcMessenger messenger;
+    private final EchoThread echo;
+
+    /**
+     * Connects the two queue pairs and starts the echo thread.
+     *
+     * @param provider the provider whose first device both endpoints open.
+     */
+    RcPingPong(final RdmaProvider provider)
+    {
+        final Device device = provider.devices().get(0);
+        client = RcEndpoint.open(device, PORT_NUM, GID_INDEX, RcMessenger.BUFFER_LENGTH, QUEUE_DEPTH);
+        server = RcEndpoint.open(device, PORT_NUM, GID_INDEX, RcMessenger.BUFFER_LENGTH, QUEUE_DEPTH);
+        client.connect(server.address());
+        server.connect(client.address());
+        messenger = new RcMessenger(client, QUEUE_DEPTH);
+        echo = new EchoThread(new Echo(new RcMessenger(server, QUEUE_DEPTH)));
+    }
+
+    @Override
+    public void roundTrip()
+    {
+        messenger.send();
+        while (messenger.poll() == 0)
+        {
+            echo.checkAlive();
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        CloseHelper.closeAll(echo, client, server);
+    }
+
+    /**
+     * Answers every message that arrives with one of the same length.
+     */
+    private static final class Echo implements Agent
+    {
+        private final RcMessenger messenger;
+
+        Echo(final RcMessenger messenger)
+        {
+            this.messenger = messenger;
+        }
+
+        @Override
+        public int doWork()
+        {
+            final int received = messenger.poll();
+            for (int i = 0; i < received; i++)
+            {
+                messenger.send();
+            }
+            return received;
+        }
+
+        @Override
+        public String roleName()
+        {
+            return "rc-echo";
+        }
+    }
+}

@@ -1,0 +1,279 @@
+package io.ibex.rdma.provider.soft;
+
+import io.ibex.rdma.verbs.AsyncEvent;
+import io.ibex.rdma.verbs.AsyncEventType;
+import io.ibex.rdma.verbs.CompletionChannel;
+import io.ibex.rdma.verbs.CompletionQueue;
+import io.ibex.rdma.verbs.Context;
+import io.ibex.rdma.verbs.QpType;
+import io.ibex.rdma.verbs.VerbsException;
+import io.ibex.rdma.verbs.WcOpcode;
+import io.ibex.rdma.verbs.WcStatus;
+import io.ibex.rdma.verbs.WorkCompletion;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A soft completion queue: completions in preallocated primitive rings. Polling first drives the QPs that
+ * complete into it (reads their links, processes frames, sends owed ACKs), so a busy-polling thread moves
+ * its own traffic without any hand-off. Overflow raises {@link AsyncEventType#CQ_ERR} and puts the QPs
+ * using the CQ in error.
+ */
+final class SoftCompletionQueue extends SoftResource implements CompletionQueue
+{
+    private static final Logger LOG = LoggerFactory.getLogger(SoftCompletionQueue.class);
+    private static final AtomicInteger IDS = new AtomicInteger();
+    private static final WcStatus[] STATUSES = WcStatus.values();
+
+    private final SoftContext context;
+    private final SoftCompletionChannel channel;
+    private final int id = IDS.incrementAndGet();
+    private final int capacity;
+    private final long[] wrIds;
+    private final byte[] statuses;
+    private final WcOpcode[] opcodes;
+    private final int[] byteLens;
+    private final int[] immData;
+    private final int[] qpNums;
+    private final int[] srcQps;
+    private final int[] wcFlags;
+    private long head;
+    private long tail;
+    private boolean armed;
+    private boolean solicitedOnly;
+    private volatile boolean overflowed;
+    private volatile SoftQueuePair[] queuePairs = new SoftQueuePair[0];
+    private volatile boolean drivesUdp;
+
+    SoftCompletionQueue(final SoftContext context, final int cqe, final SoftCompletionChannel channel)
+    {
+        this.context = context;
+        this.channel = channel;
+        this.capacity = cqe;
+        wrIds = new long[cqe];
+        statuses = new byte[cqe];
+        opcodes = new WcOpcode[cqe];
+        byteLens = new int[cqe];
+        immData = new int[cqe];
+        qpNums = new int[cqe];
+        srcQps = new int[cqe];
+        wcFlags = new int[cqe];
+        if (channel != null)
+        {
+            channel.attach(this);
+        }
+    }
+
+    @Override
+    public Context context()
+    {
+        return context;
+    }
+
+    @Override
+    public int cqe()
+    {
+        return capacity;
+    }
+
+    @Override
+    public CompletionChannel channel()
+    {
+        return channel;
+    }
+
+    @Override
+    public int poll(final WorkCompletion[] wcs)
+    {
+        return poll(wcs, wcs.length);
+    }
+
+    @Override
+    public int poll(final WorkCompletion[] wcs, final int max)
+    {
+        ensureOpen();
+        if (max < 0 || max > wcs.length)
+        {
+            throw new IllegalArgumentException("max=" + max + " outside 0.." + wcs.length);
+        }
+        final SoftQueuePair[] qps = queuePairs;
+        for (final SoftQueuePair qp : qps)
+        {
+            qp.drive(true);
+        }
+        if (drivesUdp)
+        {
+            context.softDevice().driveUdp(true);
+        }
+        synchronized (this)
+        {
+            int count = 0;
+            while (count < max && head < tail)
+            {
+                final int slot = (int)(head % capacity);
+                wcs[count++].set(wrIds[slot], STATUSES[statuses[slot]], opcodes[slot], 0, byteLens[slot],
+                    immData[slot], qpNums[slot], srcQps[slot], wcFlags[slot], 0);
+                head++;
+            }
+            return count;
+        }
+    }
+
+    @Override
+    public void requestNotify(final boolean solicitedOnly)
+    {
+        ensureOpen();
+        if (channel == null)
+        {
+            throw new VerbsException(VerbsException.EINVAL, describe() + " has no completion channel to notify");
+        }
+        synchronized (this)
+        {
+            armed = true;
+            this.solicitedOnly = solicitedOnly;
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return describe();
+    }
+
+    /**
+     * Adds a completion.
+     *
+     * @return false if the CQ was full (it is now in error: the caller's QP must enter ERR).
+     */
+    boolean push(
+        final long wrId,
+        final WcStatus status,
+        final WcOpcode opcode,
+        final int byteLen,
+        final int imm,
+        final int qpNum,
+        final int srcQp,
+        final int flags,
+        final boolean solicited)
+    {
+        boolean raise = false;
+        synchronized (this)
+        {
+            if (overflowed)
+            {
+                return false;
+            }
+            if (tail - head >= capacity)
+            {
+                overflowed = true;
+                LOG.error("{} overflowed ({} entries): completion of wr_id {} from QP 0x{} lost; CQ_ERR raised, " +
+                    "its QPs move to ERR", describe(), capacity, wrId, Integer.toHexString(qpNum));
+                context.raise(new AsyncEvent(AsyncEventType.CQ_ERR, null, this, 0));
+                return false;
+            }
+            final int slot = (int)(tail % capacity);
+            wrIds[slot] = wrId;
+            statuses[slot] = (byte)status.value();
+            opcodes[slot] = opcode;
+            byteLens[slot] = byteLen;
+            immData[slot] = imm;
+            qpNums[slot] = qpNum;
+            srcQps[slot] = srcQp;
+            wcFlags[slot] = flags;
+            tail++;
+            if (armed && (!solicitedOnly || solicited || status != WcStatus.SUCCESS))
+            {
+                armed = false;
+                raise = true;
+            }
+        }
+        if (raise)
+        {
+            channel.raise(this);
+        }
+        return true;
+    }
+
+    boolean overflowed()
+    {
+        return overflowed;
+    }
+
+    void attach(final SoftQueuePair qp)
+    {
+        ensureOpen();
+        synchronized (this)
+        {
+            final SoftQueuePair[] grown = Arrays.copyOf(queuePairs, queuePairs.length + 1);
+            grown[grown.length - 1] = qp;
+            queuePairs = grown;
+            drivesUdp |= qp.type() == QpType.UD;
+        }
+    }
+
+    void detach(final SoftQueuePair qp)
+    {
+        synchronized (this)
+        {
+            final SoftQueuePair[] current = queuePairs;
+            final SoftQueuePair[] shrunk = new SoftQueuePair[current.length - 1];
+            int j = 0;
+            boolean udp = false;
+            for (final SoftQueuePair other : current)
+            {
+                if (other != qp && j < shrunk.length)
+                {
+                    shrunk[j++] = other;
+                    udp |= other.type() == QpType.UD;
+                }
+            }
+            queuePairs = shrunk;
+            drivesUdp = udp;
+        }
+    }
+
+    /**
+     * The caller is about to block on the channel: let the progress thread drive this CQ's QPs at once.
+     */
+    void handOverToProgress()
+    {
+        for (final SoftQueuePair qp : queuePairs)
+        {
+            qp.handOverToProgress();
+        }
+        if (drivesUdp)
+        {
+            context.softDevice().forgetAppUdpDrive();
+        }
+    }
+
+    @Override
+    String describe()
+    {
+        return "CQ #" + id;
+    }
+
+    @Override
+    int closeRank()
+    {
+        return 1;
+    }
+
+    @Override
+    void release()
+    {
+        if (queuePairs.length > 0)
+        {
+            throw new VerbsException(VerbsException.EBUSY, "cannot close " + describe() + ": still used by " +
+                Arrays.toString(queuePairs));
+        }
+        if (channel != null)
+        {
+            channel.detach(this);
+        }
+        context.removeChild(this);
+    }
+}

@@ -1,0 +1,396 @@
+package io.ibex.rdma.provider.soft;
+
+import io.ibex.rdma.verbs.Context;
+import io.ibex.rdma.verbs.Device;
+import io.ibex.rdma.verbs.DeviceAttributes;
+import io.ibex.rdma.verbs.Gid;
+import io.ibex.rdma.verbs.LinkLayer;
+import io.ibex.rdma.verbs.Mtu;
+import io.ibex.rdma.verbs.PortAttributes;
+import io.ibex.rdma.verbs.PortState;
+import io.ibex.rdma.verbs.VerbsException;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.ServerSocketChannel;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The soft device {@code soft0}: one per JVM. It owns the wire endpoint (a TCP server socket for connected
+ * QPs' links and a UDP socket on the same port number for UD), the QP and memory-region key tables, and
+ * the daemon progress thread. Its GIDs name the endpoint (see {@link SoftGidDescriptor}).
+ */
+final class SoftDevice implements Device
+{
+    /** System property: IPv4 address the endpoint binds to. */
+    static final String ADDRESS_PROPERTY = "ibex.soft.address";
+    /** System property: port the endpoint binds to (0 = ephemeral). */
+    static final String PORT_PROPERTY = "ibex.soft.port";
+    /** System property: active MTU of the port in bytes. */
+    static final String MTU_PROPERTY = "ibex.soft.mtu";
+    static final String NAME = "soft0";
+    static final int MAX_QP = 16384;
+    static final int MAX_QP_WR = 16384;
+    static final int MAX_SGE = 32;
+    static final int MAX_CQE = 65536;
+    static final int MAX_INLINE_DATA = 256;
+    static final long MAX_MR_SIZE = 1L << 40;
+    static final long MAX_MSG_SIZE = 1L << 31;
+    static final int FIRST_QPN = 0x11;
+
+    private static final Logger LOG = LoggerFactory.getLogger(SoftDevice.class);
+    private static final long GUID = 0x02ba5eff_fe000000L;
+
+    private final Inet4Address address;
+    private final ServerSocketChannel server;
+    private final DatagramChannel udp;
+    private final int port;
+    private final Gid[] gids = new Gid[SoftGidDescriptor.GID_TABLE_LENGTH];
+    private final long endpointKey;
+    private final Mtu activeMtu;
+    private final Int2ObjectHashMap<SoftQueuePair> qpsByNum = new Int2ObjectHashMap<>();
+    private volatile SoftQueuePair[] qps = new SoftQueuePair[0];
+    private volatile SoftMemoryRegion[] regions = new SoftMemoryRegion[64];
+    private int nextQpn = FIRST_QPN;
+    private int nextRegionIndex = 1;
+    private int regionGeneration;
+    private final ReentrantLock udpLock = new ReentrantLock();
+    private final ByteBuffer udpRxBuffer;
+    private volatile long lastAppUdpDrive;
+    private final SoftProgressAgent progress;
+
+    SoftDevice()
+    {
+        try
+        {
+            final InetAddress bindAddress = InetAddress.getByName(System.getProperty(ADDRESS_PROPERTY, "127.0.0.1"));
+            if (!(bindAddress instanceof Inet4Address))
+            {
+                throw new IllegalArgumentException(ADDRESS_PROPERTY + "=" + bindAddress + " must be an IPv4 address");
+            }
+            address = (Inet4Address)bindAddress;
+            activeMtu = Mtu.ofBytes(Integer.getInteger(MTU_PROPERTY, 4096));
+            server = ServerSocketChannel.open();
+            server.bind(new InetSocketAddress(address, Integer.getInteger(PORT_PROPERTY, 0)));
+            server.configureBlocking(false);
+            port = ((InetSocketAddress)server.getLocalAddress()).getPort();
+            udp = DatagramChannel.open();
+            udp.bind(new InetSocketAddress(address, port));
+            udp.configureBlocking(false);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("soft device " + NAME + ": cannot bind its endpoint (" + ADDRESS_PROPERTY +
+                "=" + System.getProperty(ADDRESS_PROPERTY, "127.0.0.1") + ", " + PORT_PROPERTY + "=" +
+                System.getProperty(PORT_PROPERTY, "0") + ")", ex);
+        }
+        for (int i = 0; i < gids.length; i++)
+        {
+            gids[i] = SoftGidDescriptor.encode(i, address, port);
+        }
+        endpointKey = SoftGidDescriptor.endpointKey(SoftGidDescriptor.ipv4(gids[0]), port);
+        udpRxBuffer = ByteBuffer.allocateDirect(SoftFrameDescriptor.UD_HEADER_LENGTH + Mtu.MTU_4096.bytes() + 1)
+            .order(ByteOrder.LITTLE_ENDIAN);
+        progress = new SoftProgressAgent(this, server);
+        final AgentRunner runner = new AgentRunner(
+            new BackoffIdleStrategy(64, 16, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1)),
+            (throwable) -> LOG.error("soft device {}: progress thread error", NAME, throwable), null, progress);
+        AgentRunner.startOnThread(runner, (r) ->
+        {
+            final Thread thread = new Thread(r, "ibex-soft-progress");
+            thread.setDaemon(true);
+            return thread;
+        });
+        LOG.info("soft device {} listening on {}:{} (TCP for RC/UC, UDP for UD), GID[0]={} GID[1]={}, MTU {}",
+            NAME, address.getHostAddress(), port, gids[0], gids[1], activeMtu.bytes());
+    }
+
+    @Override
+    public String name()
+    {
+        return NAME;
+    }
+
+    @Override
+    public long guid()
+    {
+        return GUID;
+    }
+
+    @Override
+    public String providerName()
+    {
+        return SoftProvider.NAME;
+    }
+
+    @Override
+    public Context open()
+    {
+        return new SoftContext(this);
+    }
+
+    @Override
+    public String toString()
+    {
+        return NAME + "@" + address.getHostAddress() + ":" + port;
+    }
+
+    DeviceAttributes attributes()
+    {
+        return new DeviceAttributes("ibex-soft-1", GUID, GUID, MAX_MR_SIZE, 4096, 0x1eaf, 0x0001, 1, MAX_QP,
+            MAX_QP_WR, MAX_SGE, 16384, MAX_CQE, 1 << 20, 1 << 16, 128, 128, 1, 1 << 16, 1);
+    }
+
+    PortAttributes portAttributes()
+    {
+        return new PortAttributes(PortState.ACTIVE, Mtu.MTU_4096, activeMtu, gids.length, 0, 0, 0,
+            LinkLayer.ETHERNET, MAX_MSG_SIZE, 1, 1);
+    }
+
+    Gid gid(final int index)
+    {
+        return index >= 0 && index < gids.length ? gids[index] : Gid.ZERO;
+    }
+
+    long endpointKey()
+    {
+        return endpointKey;
+    }
+
+    int ipv4()
+    {
+        return SoftGidDescriptor.ipv4(gids[0]);
+    }
+
+    int port()
+    {
+        return port;
+    }
+
+    Mtu activeMtu()
+    {
+        return activeMtu;
+    }
+
+    DatagramChannel udp()
+    {
+        return udp;
+    }
+
+    SoftProgressAgent progress()
+    {
+        return progress;
+    }
+
+    int register(final SoftQueuePair qp)
+    {
+        synchronized (qpsByNum)
+        {
+            if (qpsByNum.size() >= MAX_QP)
+            {
+                throw new VerbsException(VerbsException.ENOMEM, "soft device " + NAME + " has its maximum of " +
+                    MAX_QP + " QPs");
+            }
+            while (qpsByNum.containsKey(nextQpn))
+            {
+                nextQpn = nextQpn >= 0xffffff ? FIRST_QPN : nextQpn + 1;
+            }
+            final int qpn = nextQpn;
+            nextQpn = nextQpn >= 0xffffff ? FIRST_QPN : nextQpn + 1;
+            qpsByNum.put(qpn, qp);
+            final SoftQueuePair[] grown = Arrays.copyOf(qps, qps.length + 1);
+            grown[grown.length - 1] = qp;
+            qps = grown;
+            return qpn;
+        }
+    }
+
+    void unregister(final SoftQueuePair qp)
+    {
+        synchronized (qpsByNum)
+        {
+            qpsByNum.remove(qp.qpNum());
+            final SoftQueuePair[] current = qps;
+            final SoftQueuePair[] shrunk = new SoftQueuePair[current.length - 1];
+            int j = 0;
+            for (final SoftQueuePair other : current)
+            {
+                if (other != qp && j < shrunk.length)
+                {
+                    shrunk[j++] = other;
+                }
+            }
+            qps = shrunk;
+        }
+    }
+
+    SoftQueuePair queuePair(final int qpn)
+    {
+        synchronized (qpsByNum)
+        {
+            return qpsByNum.get(qpn);
+        }
+    }
+
+    SoftQueuePair[] queuePairs()
+    {
+        return qps;
+    }
+
+    /**
+     * Enters a memory region in the key table; the key's low byte is a generation so a stale key of a
+     * closed region does not find its successor.
+     */
+    int register(final SoftMemoryRegion region)
+    {
+        synchronized (this)
+        {
+            SoftMemoryRegion[] table = regions;
+            int index = nextRegionIndex;
+            while (index < table.length && table[index] != null)
+            {
+                index++;
+            }
+            if (index >= table.length)
+            {
+                index = 1;
+                while (index < table.length && table[index] != null)
+                {
+                    index++;
+                }
+                if (index >= table.length)
+                {
+                    table = Arrays.copyOf(table, table.length * 2);
+                }
+            }
+            if (index >= (1 << 23))
+            {
+                throw new VerbsException(VerbsException.ENOMEM, "soft device " + NAME + " has no memory keys left");
+            }
+            regionGeneration = (regionGeneration + 1) & 0xff;
+            final int key = (index << 8) | regionGeneration;
+            table[index] = region;
+            regions = table;
+            nextRegionIndex = index + 1;
+            return key;
+        }
+    }
+
+    void unregister(final SoftMemoryRegion region)
+    {
+        synchronized (this)
+        {
+            final int index = region.lkey() >>> 8;
+            if (regions[index] == region)
+            {
+                regions[index] = null;
+            }
+        }
+    }
+
+    /**
+     * @param key an lkey or rkey.
+     * @return the open region it names, or null.
+     */
+    SoftMemoryRegion region(final int key)
+    {
+        final SoftMemoryRegion[] table = regions;
+        final int index = key >>> 8;
+        if (index >= table.length)
+        {
+            return null;
+        }
+        final SoftMemoryRegion region = table[index];
+        return region != null && region.lkey() == key && !region.isClosed() ? region : null;
+    }
+
+    /**
+     * Reads datagrams from the UD socket and hands each to its QP; whoever gets the lock does it.
+     *
+     * @param byApp whether an application thread (not the progress thread) is driving.
+     * @return how many datagrams were handled.
+     */
+    int driveUdp(final boolean byApp)
+    {
+        if (byApp)
+        {
+            lastAppUdpDrive = System.nanoTime();
+        }
+        if (!udpLock.tryLock())
+        {
+            return 0;
+        }
+        try
+        {
+            int count = 0;
+            for (int i = 0; i < 64; i++)
+            {
+                udpRxBuffer.clear();
+                if (udp.receive(udpRxBuffer) == null)
+                {
+                    break;
+                }
+                udpRxBuffer.flip();
+                count++;
+                deliverDatagram(udpRxBuffer);
+            }
+            return count;
+        }
+        catch (final IOException ex)
+        {
+            LOG.warn("soft device {}: UD socket receive failed", NAME, ex);
+            return 0;
+        }
+        finally
+        {
+            udpLock.unlock();
+        }
+    }
+
+    boolean udpIdleSince(final long now, final long idleNanos)
+    {
+        return now - lastAppUdpDrive > idleNanos;
+    }
+
+    void forgetAppUdpDrive()
+    {
+        lastAppUdpDrive = 0;
+    }
+
+    private void deliverDatagram(final ByteBuffer datagram)
+    {
+        final int length = datagram.remaining();
+        if (length < SoftFrameDescriptor.UD_HEADER_LENGTH)
+        {
+            LOG.warn("soft device {}: dropped a UD datagram of {} bytes, shorter than the {}-byte header", NAME,
+                length, SoftFrameDescriptor.UD_HEADER_LENGTH);
+            return;
+        }
+        final int payload = datagram.getInt(SoftFrameDescriptor.UD_PAYLOAD_LENGTH_OFFSET);
+        if (payload < 0 || payload != length - SoftFrameDescriptor.UD_HEADER_LENGTH)
+        {
+            LOG.warn("soft device {}: dropped a UD datagram whose payload length {} does not match its size {}",
+                NAME, payload, length);
+            return;
+        }
+        final SoftQueuePair qp = queuePair(datagram.getInt(SoftFrameDescriptor.UD_DST_QPN_OFFSET));
+        if (qp != null)
+        {
+            qp.deliverDatagram(datagram);
+        }
+    }
+}

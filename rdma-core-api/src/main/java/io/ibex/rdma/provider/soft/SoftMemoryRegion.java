@@ -1,0 +1,114 @@
+package io.ibex.rdma.provider.soft;
+
+import io.ibex.rdma.verbs.AccessFlags;
+import io.ibex.rdma.verbs.MemoryRegion;
+import io.ibex.rdma.verbs.ProtectionDomain;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A registered soft memory region; lkey and rkey are the same key from the device's key table.
+ */
+final class SoftMemoryRegion extends SoftResource implements MemoryRegion
+{
+    private final SoftProtectionDomain pd;
+    private final long address;
+    private final long length;
+    private final int access;
+    private final ByteBuffer buffer;
+    private final int key;
+
+    SoftMemoryRegion(
+        final SoftProtectionDomain pd, final long address, final long length, final int access, final ByteBuffer buffer)
+    {
+        this.pd = pd;
+        this.address = address;
+        this.length = length;
+        this.access = access;
+        this.buffer = buffer;
+        this.key = pd.softContext().softDevice().register(this);
+    }
+
+    @Override
+    public ProtectionDomain pd()
+    {
+        return pd;
+    }
+
+    @Override
+    public long address()
+    {
+        return address;
+    }
+
+    @Override
+    public long length()
+    {
+        return length;
+    }
+
+    @Override
+    public int lkey()
+    {
+        return key;
+    }
+
+    @Override
+    public int rkey()
+    {
+        return key;
+    }
+
+    @Override
+    public int access()
+    {
+        return access;
+    }
+
+    @Override
+    public ByteBuffer buffer()
+    {
+        return buffer;
+    }
+
+    @Override
+    public String toString()
+    {
+        return describe();
+    }
+
+    /**
+     * @param addr   start of an access.
+     * @param len    its length.
+     * @return whether [addr, addr + len) lies inside the region.
+     */
+    boolean contains(final long addr, final long len)
+    {
+        return len >= 0 && addr >= address && addr - address <= length - len;
+    }
+
+    SoftProtectionDomain softPd()
+    {
+        return pd;
+    }
+
+    @Override
+    String describe()
+    {
+        return "MR 0x" + Integer.toHexString(key) + " [0x" + Long.toHexString(address) + ", +" + length + ", " +
+            AccessFlags.toString(access) + "]";
+    }
+
+    @Override
+    int closeRank()
+    {
+        return 2;
+    }
+
+    @Override
+    void release()
+    {
+        pd.softContext().softDevice().unregister(this);
+        pd.removeChild(this);
+    }
+}

@@ -1,0 +1,194 @@
+package io.ibex.rdma.provider.soft;
+
+import org.agrona.concurrent.Agent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The device's daemon progress duty cycle: accepts incoming links and reads their HELLO, then drives only
+ * the QPs (and the UD socket) no application thread has driven for {@link #IDLE_NANOS}, so one-sided
+ * operations and event mode work with nobody polling while a busy-polling thread is never competed with.
+ * Run by an {@link org.agrona.concurrent.AgentRunner} with a back-off idle strategy.
+ */
+final class SoftProgressAgent implements Agent
+{
+    /** How long a QP must go undriven by the application before the progress thread takes it over. */
+    static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private static final Logger LOG = LoggerFactory.getLogger(SoftProgressAgent.class);
+    private static final long HELLO_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private final SoftDevice device;
+    private final ServerSocketChannel server;
+    private final List<Handshake> handshakes = new ArrayList<>();
+    private volatile Thread thread;
+
+    SoftProgressAgent(final SoftDevice device, final ServerSocketChannel server)
+    {
+        this.device = device;
+        this.server = server;
+    }
+
+    @Override
+    public void onStart()
+    {
+        thread = Thread.currentThread();
+    }
+
+    @Override
+    public int doWork()
+    {
+        final long now = System.nanoTime();
+        int work = accept(now);
+        for (final SoftQueuePair qp : device.queuePairs())
+        {
+            if (qp.idleSince(now, IDLE_NANOS))
+            {
+                work += qp.drive(false);
+            }
+        }
+        if (device.udpIdleSince(now, IDLE_NANOS))
+        {
+            work += device.driveUdp(false);
+        }
+        return work;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "ibex-soft-progress";
+    }
+
+    /**
+     * Wakes the thread from its idle park, for a waiter that just handed its QPs over.
+     */
+    void wakeUp()
+    {
+        final Thread t = thread;
+        if (t != null)
+        {
+            LockSupport.unpark(t);
+        }
+    }
+
+    private int accept(final long now)
+    {
+        int work = 0;
+        try
+        {
+            SocketChannel channel;
+            while ((channel = server.accept()) != null)
+            {
+                channel.configureBlocking(false);
+                handshakes.add(new Handshake(channel, now));
+                work++;
+            }
+        }
+        catch (final IOException ex)
+        {
+            LOG.warn("soft device {}: accept failed", SoftDevice.NAME, ex);
+        }
+        for (int i = handshakes.size() - 1; i >= 0; i--)
+        {
+            final Handshake handshake = handshakes.get(i);
+            if (handshake.advance(now))
+            {
+                handshakes.remove(i);
+                work++;
+            }
+        }
+        return work;
+    }
+
+    /** An accepted connection whose HELLO is being read. */
+    private final class Handshake
+    {
+        private final SocketChannel channel;
+        private final long startNanos;
+        private final ByteBuffer hello =
+            ByteBuffer.allocate(SoftFrameDescriptor.HELLO_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+
+        Handshake(final SocketChannel channel, final long startNanos)
+        {
+            this.channel = channel;
+            this.startNanos = startNanos;
+        }
+
+        /**
+         * @return true when finished (attached or rejected).
+         */
+        boolean advance(final long now)
+        {
+            try
+            {
+                if (channel.read(hello) < 0)
+                {
+                    return reject("closed before its HELLO was complete");
+                }
+                if (hello.hasRemaining())
+                {
+                    return now - startNanos > HELLO_TIMEOUT_NANOS && reject("sent no complete HELLO in 5 s");
+                }
+                final int magic = hello.getInt(SoftFrameDescriptor.HELLO_MAGIC_OFFSET);
+                final int version = hello.getInt(SoftFrameDescriptor.HELLO_VERSION_OFFSET);
+                if (magic != SoftFrameDescriptor.HELLO_MAGIC || version != SoftFrameDescriptor.HELLO_VERSION)
+                {
+                    return reject("bad HELLO: magic=0x" + Integer.toHexString(magic) + " version=" + version);
+                }
+                final int dstQpn = hello.getInt(SoftFrameDescriptor.HELLO_DST_QPN_OFFSET);
+                final SoftQueuePair qp = device.queuePair(dstQpn);
+                if (qp == null)
+                {
+                    return reject("HELLO names QP 0x" + Integer.toHexString(dstQpn) + ", which does not exist");
+                }
+                final long srcKey = SoftGidDescriptor.endpointKey(
+                    hello.getInt(SoftFrameDescriptor.HELLO_SRC_IPV4_OFFSET),
+                    hello.getInt(SoftFrameDescriptor.HELLO_SRC_PORT_OFFSET));
+                final int srcQpn = hello.getInt(SoftFrameDescriptor.HELLO_SRC_QPN_OFFSET);
+                qp.offerIncomingLink(SoftLink.accepted(channel), srcKey, srcQpn);
+                return true;
+            }
+            catch (final IOException ex)
+            {
+                return reject("failed: " + ex);
+            }
+        }
+
+        private boolean reject(final String reason)
+        {
+            LOG.warn("soft device {}: incoming link from {} rejected: {}", SoftDevice.NAME, remote(), reason);
+            try
+            {
+                channel.close();
+            }
+            catch (final IOException ignore)
+            {
+                // already failing; the peer sees the close
+            }
+            return true;
+        }
+
+        private String remote()
+        {
+            try
+            {
+                return String.valueOf(channel.getRemoteAddress());
+            }
+            catch (final IOException ex)
+            {
+                return "?";
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.ibex.rdma.provider.soft;
+
+import io.ibex.rdma.verbs.AccessFlags;
+import io.ibex.rdma.verbs.AddressHandle;
+import io.ibex.rdma.verbs.AhAttr;
+import io.ibex.rdma.verbs.Context;
+import io.ibex.rdma.verbs.MemoryRegion;
+import io.ibex.rdma.verbs.ProtectionDomain;
+import io.ibex.rdma.verbs.QpInitAttr;
+import io.ibex.rdma.verbs.QueuePair;
+import io.ibex.rdma.verbs.VerbsException;
+import org.agrona.BufferUtil;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A soft protection domain. Closing it while it still has MRs, QPs or AHs fails with EBUSY, as
+ * {@code ibv_dealloc_pd} does.
+ */
+final class SoftProtectionDomain extends SoftResource implements ProtectionDomain
+{
+    private static final AtomicInteger IDS = new AtomicInteger();
+
+    private final SoftContext context;
+    private final int handle = IDS.incrementAndGet();
+
+    SoftProtectionDomain(final SoftContext context)
+    {
+        this.context = context;
+    }
+
+    @Override
+    public Context context()
+    {
+        return context;
+    }
+
+    @Override
+    public MemoryRegion registerMemory(final ByteBuffer buffer, final int access)
+    {
+        ensureOpen();
+        if (!buffer.isDirect())
+        {
+            throw new VerbsException(VerbsException.EINVAL, "only direct buffers can be registered, got " + buffer);
+        }
+        return register(BufferUtil.address(buffer), buffer.capacity(), access, buffer);
+    }
+
+    @Override
+    public MemoryRegion registerMemory(final long address, final long length, final int access)
+    {
+        ensureOpen();
+        return register(address, length, access, null);
+    }
+
+    @Override
+    public QueuePair createQp(final QpInitAttr initAttr)
+    {
+        ensureOpen();
+        final SoftQueuePair qp = new SoftQueuePair(this, initAttr);
+        addChild(qp);
+        return qp;
+    }
+
+    @Override
+    public AddressHandle createAh(final AhAttr attr)
+    {
+        ensureOpen();
+        final SoftAddressHandle ah = new SoftAddressHandle(this, attr);
+        addChild(ah);
+        return ah;
+    }
+
+    @Override
+    public String toString()
+    {
+        return describe();
+    }
+
+    SoftContext softContext()
+    {
+        return context;
+    }
+
+    @Override
+    String describe()
+    {
+        return "PD #" + handle;
+    }
+
+    @Override
+    int closeRank()
+    {
+        return 0;
+    }
+
+    @Override
+    void release()
+    {
+        final String open = openChildren();
+        if (!open.isEmpty())
+        {
+            throw new VerbsException(VerbsException.EBUSY, "cannot close " + describe() + ": still open: " + open);
+        }
+        context.removeChild(this);
+    }
+
+    private MemoryRegion register(final long address, final long length, final int access, final ByteBuffer buffer)
+    {
+        if (address == 0 || length < 0 || length > SoftDevice.MAX_MR_SIZE)
+        {
+            throw new VerbsException(VerbsException.EINVAL, "cannot register address=0x" +
+                Long.toHexString(address) + " length=" + length + " (max " + SoftDevice.MAX_MR_SIZE + ")");
+        }
+        if ((access & ~AccessFlags.ALL) != 0)
+        {
+            throw new VerbsException(VerbsException.EINVAL, "unknown access flags 0x" + Integer.toHexString(access));
+        }
+        if ((access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0 &&
+            (access & AccessFlags.LOCAL_WRITE) == 0)
+        {
+            throw new VerbsException(VerbsException.EINVAL, "access " + AccessFlags.toString(access) +
+                ": REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE");
+        }
+        final SoftMemoryRegion region = new SoftMemoryRegion(this, address, length, access, buffer);
+        addChild(region);
+        return region;
+    }
+}

@@ -1,0 +1,100 @@
+package io.ibex.rdma.provider.soft;
+
+import io.ibex.rdma.verbs.CompletionQueue;
+import io.ibex.rdma.verbs.MemoryRegion;
+import io.ibex.rdma.verbs.QpType;
+import io.ibex.rdma.verbs.QueuePair;
+import io.ibex.rdma.verbs.ReceiveWorkRequest;
+import io.ibex.rdma.verbs.SendFlags;
+import io.ibex.rdma.verbs.SendOpcode;
+import io.ibex.rdma.verbs.SendWorkRequest;
+import io.ibex.rdma.verbs.WorkCompletion;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.management.ManagementFactory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Post send, post receive and poll allocate nothing in steady state (measured on the calling thread).
+ */
+@Timeout(60)
+class SoftAllocationTest
+{
+    private static final int WARM_UP = 30_000;
+    private static final int MEASURED = 10_000;
+
+    private final SoftFixture fixture = new SoftFixture();
+    private final WorkCompletion[] wcs = {new WorkCompletion(), new WorkCompletion()};
+
+    @AfterEach
+    void close()
+    {
+        fixture.close();
+    }
+
+    @Test
+    void rcSendReceiveAndRdmaWriteAllocateNothing()
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        assertTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+        final QueuePair a = fixture.qp(QpType.RC, 16);
+        final QueuePair b = fixture.qp(QpType.RC, 16);
+        fixture.pair(a, b, 7);
+        final MemoryRegion mr = fixture.register(4096);
+        final SendWorkRequest send = new SendWorkRequest().wrId(1).sendFlags(SendFlags.SIGNALED);
+        send.sge(0).set(mr, 0, 64);
+        final SendWorkRequest write = new SendWorkRequest().wrId(2).opcode(SendOpcode.RDMA_WRITE)
+            .sendFlags(SendFlags.SIGNALED).remote(mr.address() + 2048, mr.rkey());
+        write.sge(0).set(mr, 128, 64);
+        final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(3);
+        recv.sge(0).set(mr, 1024, 64);
+
+        b.postRecv(recv);
+        iterate(a, b, send, write, recv, WARM_UP);
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        iterate(a, b, send, write, recv, MEASURED);
+        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED + " iterations of post/poll");
+    }
+
+    private void iterate(
+        final QueuePair a,
+        final QueuePair b,
+        final SendWorkRequest send,
+        final SendWorkRequest write,
+        final ReceiveWorkRequest recv,
+        final int iterations)
+    {
+        for (int i = 0; i < iterations; i++)
+        {
+            a.postSend(send);
+            awaitOne(b.recvCq());
+            b.postRecv(recv);
+            awaitOne(a.sendCq());
+            a.postSend(write);
+            awaitOne(a.sendCq());
+        }
+    }
+
+    private void awaitOne(final CompletionQueue cq)
+    {
+        final long deadline = System.nanoTime() + SoftFixture.WAIT_NANOS;
+        while (cq.poll(wcs, 1) == 0)
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                fail("no completion on " + cq);
+            }
+        }
+        if (!wcs[0].isSuccess())
+        {
+            fail("completion failed: " + wcs[0]);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.ibex.rdma.provider.soft;
+
+import io.ibex.rdma.verbs.AhAttr;
+import io.ibex.rdma.verbs.Gid;
+import io.ibex.rdma.verbs.MemoryRegion;
+import io.ibex.rdma.verbs.QpState;
+import io.ibex.rdma.verbs.QpType;
+import io.ibex.rdma.verbs.QueuePair;
+import io.ibex.rdma.verbs.ReceiveWorkRequest;
+import io.ibex.rdma.verbs.SendFlags;
+import io.ibex.rdma.verbs.SendWorkRequest;
+import io.ibex.rdma.verbs.WcStatus;
+import io.ibex.rdma.verbs.WorkCompletion;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * RC between two JVMs (the peer is {@link SoftPeerProcess}), and detection of the peer's death.
+ */
+@Timeout(60)
+class SoftCrossProcessTest
+{
+    private static final int ROUNDS = 100;
+
+    private final SoftFixture fixture = new SoftFixture();
+    private Process peer;
+
+    @AfterEach
+    void close()
+    {
+        if (peer != null)
+        {
+            peer.destroyForcibly();
+        }
+        fixture.close();
+    }
+
+    @Test
+    void rcPingPongWithAnotherProcessThenItsDeathIsDetectedWithinTwoSeconds() throws Exception
+    {
+        final String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        peer = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+            SoftPeerProcess.class.getName()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        final BufferedReader fromPeer =
+            new BufferedReader(new InputStreamReader(peer.getInputStream(), StandardCharsets.US_ASCII));
+        final String line = fromPeer.readLine();
+        assertTrue(line != null && line.startsWith(SoftPeerProcess.QP_LINE), "peer said: " + line);
+        final String[] address = line.substring(SoftPeerProcess.QP_LINE.length()).split(" ");
+
+        final QueuePair qp = fixture.qp(QpType.RC, 16);
+        final MemoryRegion mr = fixture.register(SoftPeerProcess.MESSAGE * 2);
+        final Writer toPeer = new OutputStreamWriter(peer.getOutputStream(), StandardCharsets.US_ASCII);
+        toPeer.write(SoftPeerProcess.QP_LINE + fixture.address().dgid() + " " + qp.qpNum() + "\n");
+        toPeer.flush();
+        final Gid peerGid = Gid.parse(address[0]);
+        assertTrue(SoftGidDescriptor.isSoftEndpoint(peerGid));
+        assertTrue(SoftGidDescriptor.port(peerGid) != SoftGidDescriptor.port(fixture.address().dgid()),
+            "the two processes have their own endpoints");
+        SoftFixture.connect(qp, AhAttr.global(1, peerGid, SoftFixture.GID_INDEX), Integer.parseInt(address[1]), 7);
+
+        final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(1);
+        recv.sge(0).set(mr, SoftPeerProcess.MESSAGE, SoftPeerProcess.MESSAGE);
+        final SendWorkRequest send = new SendWorkRequest().wrId(2).sendFlags(SendFlags.SIGNALED);
+        send.sge(0).set(mr, 0, SoftPeerProcess.MESSAGE);
+        for (int round = 0; round < ROUNDS; round++)
+        {
+            mr.buffer().putInt(0, round);
+            qp.postRecv(recv);
+            qp.postSend(send); // the peer may not have posted its receive yet: RNR retry covers that
+            final WorkCompletion sent = SoftFixture.await(qp.sendCq());
+            assertEquals(WcStatus.SUCCESS, sent.status(), sent.toString());
+            final WorkCompletion echoed = SoftFixture.await(qp.recvCq());
+            assertEquals(WcStatus.SUCCESS, echoed.status(), echoed.toString());
+            assertEquals(round, mr.buffer().getInt(SoftPeerProcess.MESSAGE));
+        }
+
+        qp.postRecv(recv);
+        peer.destroyForcibly();
+        assertTrue(peer.waitFor(10, TimeUnit.SECONDS));
+        final long killed = System.nanoTime();
+        final WorkCompletion flushed = SoftFixture.await(qp.recvCq());
+        final long detectedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+        assertEquals(WcStatus.WR_FLUSH_ERR, flushed.status());
+        assertEquals(QpState.ERR, qp.state());
+        assertTrue(detectedMillis < 2000, "peer death detected after " + detectedMillis + " ms");
+    }
+}

@@ -1,0 +1,133 @@
+package io.ibex.rdma.provider.soft;
+
+import io.ibex.rdma.verbs.MemoryRegion;
+import io.ibex.rdma.verbs.QpType;
+import io.ibex.rdma.verbs.QueuePair;
+import io.ibex.rdma.verbs.ReceiveWorkRequest;
+import io.ibex.rdma.verbs.SendFlags;
+import io.ibex.rdma.verbs.SendOpcode;
+import io.ibex.rdma.verbs.SendWorkRequest;
+import io.ibex.rdma.verbs.WcFlags;
+import io.ibex.rdma.verbs.WcOpcode;
+import io.ibex.rdma.verbs.WcStatus;
+import io.ibex.rdma.verbs.WorkCompletion;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteBuffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Soft-specific data path checks the conformance suite does not make: messages cut into several frames,
+ * RNR retry timing on the soft wire, UD with the soft GRH.
+ */
+@Timeout(30)
+class SoftDataPathTest
+{
+    private final SoftFixture fixture = new SoftFixture();
+
+    @AfterEach
+    void close()
+    {
+        fixture.close();
+    }
+
+    @Test
+    void largeSendAndWriteAndReadSpanManyFrames()
+    {
+        final int size = 1 << 20;
+        final QueuePair a = fixture.qp(QpType.RC, 8);
+        final QueuePair b = fixture.qp(QpType.RC, 8);
+        fixture.pair(a, b, 7);
+        final MemoryRegion src = fixture.register(size);
+        final MemoryRegion dst = fixture.register(size);
+        for (int i = 0; i < size; i++)
+        {
+            src.buffer().put(i, (byte)(i * 31));
+        }
+        final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(1);
+        recv.sge(0).set(dst, 0, size);
+        b.postRecv(recv);
+        final SendWorkRequest send = new SendWorkRequest().wrId(2).opcode(SendOpcode.SEND_WITH_IMM).immData(77)
+            .sendFlags(SendFlags.SIGNALED);
+        send.sge(0).set(src, 0, size);
+        a.postSend(send);
+        final WorkCompletion rwc = SoftFixture.await(b.recvCq());
+        assertEquals(WcStatus.SUCCESS, rwc.status());
+        assertEquals(size, rwc.byteLen());
+        assertEquals(77, rwc.immData());
+        assertEquals(WcFlags.WITH_IMM, rwc.wcFlags() & WcFlags.WITH_IMM);
+        assertEquals(WcStatus.SUCCESS, SoftFixture.await(a.sendCq()).status());
+        assertEquals(src.buffer(), dst.buffer());
+
+        dst.buffer().clear();
+        ByteBuffer.allocate(0);
+        for (int i = 0; i < size; i++)
+        {
+            dst.buffer().put(i, (byte)0);
+        }
+        final SendWorkRequest read = new SendWorkRequest().wrId(3).opcode(SendOpcode.RDMA_READ)
+            .sendFlags(SendFlags.SIGNALED).remote(src.address(), src.rkey());
+        read.sge(0).set(dst, 0, size);
+        a.postSend(read);
+        final WorkCompletion readWc = SoftFixture.await(a.sendCq());
+        assertEquals(WcStatus.SUCCESS, readWc.status());
+        assertEquals(WcOpcode.RDMA_READ, readWc.opcode());
+        assertEquals(src.buffer(), dst.buffer());
+    }
+
+    @Test
+    void rnrNakIsRetriedUntilAReceiveIsPosted()
+    {
+        final QueuePair a = fixture.qp(QpType.RC, 4);
+        final QueuePair b = fixture.qp(QpType.RC, 4);
+        fixture.pair(a, b, 7);
+        final MemoryRegion mr = fixture.register(64);
+        final SendWorkRequest send = new SendWorkRequest().wrId(5).sendFlags(SendFlags.SIGNALED);
+        send.sge(0).set(mr, 0, 8);
+        a.postSend(send);
+        final long until = System.nanoTime() + 20_000_000L;
+        final WorkCompletion[] wcs = {new WorkCompletion()};
+        while (System.nanoTime() < until)
+        {
+            assertEquals(0, a.sendCq().poll(wcs));
+            assertEquals(0, b.recvCq().poll(wcs));
+        }
+        final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(6);
+        recv.sge(0).set(mr, 32, 32);
+        b.postRecv(recv);
+        assertEquals(WcStatus.SUCCESS, SoftFixture.await(b.recvCq()).status());
+        assertEquals(WcStatus.SUCCESS, SoftFixture.await(a.sendCq()).status());
+    }
+
+    @Test
+    void udReceiveStartsWithTheGrhNamingTheSender()
+    {
+        final QueuePair a = fixture.qp(QpType.UD, 4);
+        final QueuePair b = fixture.qp(QpType.UD, 4);
+        SoftFixture.connect(a, null, 0, 0);
+        SoftFixture.connect(b, null, 0, 0);
+        final MemoryRegion mr = fixture.register(4096);
+        mr.buffer().put(0, (byte)42);
+        final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(7);
+        recv.sge(0).set(mr, 1024, 1024);
+        b.postRecv(recv);
+        final SendWorkRequest send = new SendWorkRequest().wrId(8).sendFlags(SendFlags.SIGNALED)
+            .ud(fixture.pd.createAh(fixture.address()), b.qpNum(), SoftFixture.QKEY);
+        send.sge(0).set(mr, 0, 100);
+        a.postSend(send);
+        assertEquals(WcStatus.SUCCESS, SoftFixture.await(a.sendCq()).status());
+        final WorkCompletion wc = SoftFixture.await(b.recvCq());
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(140, wc.byteLen());
+        assertEquals(a.qpNum(), wc.srcQp());
+        assertEquals(WcFlags.GRH, wc.wcFlags() & WcFlags.GRH);
+        assertEquals(42, mr.buffer().get(1024 + 40));
+        for (int i = 0; i < 16; i++)
+        {
+            assertEquals(fixture.address().dgid().byteAt(i), mr.buffer().get(1024 + 8 + i), "GRH sgid byte " + i);
+        }
+    }
+}

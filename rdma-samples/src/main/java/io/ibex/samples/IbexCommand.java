@@ -1,0 +1,89 @@
+package io.ibex.samples;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+
+import java.io.PrintWriter;
+
+/**
+ * The {@code ibex} command line: one subcommand per program, in the manner of the rdma-core tools.
+ * A failure prints one line naming the command and what went wrong, and exits with status 1.
+ */
+@Command(
+    name = "ibex",
+    mixinStandardHelpOptions = true,
+    versionProvider = IbexCommand.ManifestVersion.class,
+    description = "RDMA sample transport for Java: verbs demos and tools on the soft or disni provider.",
+    subcommands = { DemoCommand.class })
+public final class IbexCommand
+{
+    @Option(names = "--stack-trace", scope = CommandLine.ScopeType.INHERIT,
+        description = "Print the stack trace of a failure, not only its message.")
+    private boolean stackTrace;
+
+    /**
+     * Runs the command line and exits with its status.
+     *
+     * @param args the arguments.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * @return the command line, ready to {@link CommandLine#execute(String...)}.
+     */
+    public static CommandLine commandLine()
+    {
+        final IbexCommand ibex = new IbexCommand();
+        return new CommandLine(ibex).setExecutionExceptionHandler(
+            (final Exception ex, final CommandLine command, final ParseResult parseResult) ->
+                ibex.reportFailure(ex, command));
+    }
+
+    private int reportFailure(final Exception ex, final CommandLine command)
+    {
+        final PrintWriter err = command.getErr();
+        err.println(command.getCommandSpec().qualifiedName() + ": error: " + describe(ex));
+        if (stackTrace)
+        {
+            ex.printStackTrace(err);
+        }
+        err.flush();
+        return command.getCommandSpec().exitCodeOnExecutionException();
+    }
+
+    private static String describe(final Throwable failure)
+    {
+        final StringBuilder text = new StringBuilder();
+        for (Throwable cause = failure; cause != null; cause = cause.getCause())
+        {
+            if (cause != failure)
+            {
+                text.append("; caused by ");
+            }
+            text.append(cause.getMessage() != null ? cause.getMessage() : cause.getClass().getName());
+        }
+        return text.toString();
+    }
+
+    /**
+     * The version the runnable jar's manifest carries.
+     */
+    public static final class ManifestVersion implements IVersionProvider
+    {
+        /**
+         * @return the version line.
+         */
+        @Override
+        public String[] getVersion()
+        {
+            final String version = IbexCommand.class.getPackage().getImplementationVersion();
+            return new String[] { "ibex " + (version != null ? version : "(development build)") };
+        }
+    }
+}
