@@ -8,6 +8,9 @@ package io.ibex.rdma.verbs;
  */
 public final class QpAttr
 {
+    private static final int RC_ONLY = QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY |
+        QpAttrMask.MAX_QP_RD_ATOMIC | QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER;
+
     private int mask;
     private QpState state = QpState.RESET;
     private int accessFlags;
@@ -57,8 +60,8 @@ public final class QpAttr
      * @param destQpNum the peer's QP number.
      * @param rqPsn     the first PSN expected from the peer (the peer's sq_psn).
      * @param pathMtu   path MTU.
-     * @return the attributes (max_dest_rd_atomic 1, min_rnr_timer 12 as ibv_rc_pingpong uses; RC only fields
-     *         are ignored by UC).
+     * @return the attributes (max_dest_rd_atomic 1, min_rnr_timer 12 as ibv_rc_pingpong uses); for UC apply
+     *         {@link #forType(QpType)}, since ibv_modify_qp rejects RC-only attributes on UC.
      */
     public static QpAttr rtr(final AhAttr remote, final int destQpNum, final int rqPsn, final Mtu pathMtu)
     {
@@ -70,7 +73,8 @@ public final class QpAttr
      * RTR to RTS for a connected QP.
      *
      * @param sqPsn the first PSN this QP sends.
-     * @return the attributes (timeout 14, retry_cnt 7, rnr_retry 7, max_rd_atomic 1, as ibv_rc_pingpong).
+     * @return the attributes (timeout 14, retry_cnt 7, rnr_retry 7, max_rd_atomic 1, as ibv_rc_pingpong); for
+     *         UC apply {@link #forType(QpType)}.
      */
     public static QpAttr rts(final int sqPsn)
     {
@@ -87,6 +91,23 @@ public final class QpAttr
     public static QpAttr to(final QpState state)
     {
         return new QpAttr().state(state);
+    }
+
+    /**
+     * Drops the attributes the QP type does not take, so one transition recipe serves RC and UC:
+     * ibv_modify_qp rejects RC-only attributes (ACK timeout, retry counts, RDMA READ/atomic depths, RNR timer)
+     * on UC with EINVAL.
+     *
+     * @param type the type of the QP the attributes are for.
+     * @return this.
+     */
+    public QpAttr forType(final QpType type)
+    {
+        if (type != QpType.RC)
+        {
+            mask &= ~RC_ONLY;
+        }
+        return this;
     }
 
     /** @return the {@link QpAttrMask} bits of the fields set. */

@@ -17,6 +17,7 @@ import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -161,6 +162,21 @@ public final class Await
         assertEquals(WcStatus.SUCCESS, wc.status(), () -> "status of " + wc);
         assertEquals(wrId, wc.wrId(), () -> "wr_id of " + wc);
         assertEquals(opcode, wc.opcode(), () -> "opcode of " + wc);
+    }
+
+    /**
+     * Asserts the completion of a send whose local SGE named a bad lkey (unknown, deregistered, or of another
+     * PD). The IB spec and hardware report LOC_PROT_ERR; rxe's requester turns the EINVAL of its copy_data
+     * into LOC_QP_OP_ERR (rxe_req.c), so either is accepted.
+     *
+     * @param wc   a completion.
+     * @param wrId the expected work request id.
+     */
+    public static void assertBadLkey(final WorkCompletion wc, final long wrId)
+    {
+        assertEquals(wrId, wc.wrId(), () -> "wr_id of " + wc);
+        assertTrue(wc.status() == WcStatus.LOC_PROT_ERR || wc.status() == WcStatus.LOC_QP_OP_ERR,
+            () -> "expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR) for a bad lkey, got " + wc);
     }
 
     /**

@@ -15,12 +15,8 @@ import io.ibex.rdma.verbs.SendWorkRequest;
 import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
-import java.util.concurrent.TimeUnit;
 
 import static io.ibex.rdma.conformance.Await.assertSuccess;
 import static io.ibex.rdma.conformance.Await.completion;
@@ -34,25 +30,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * ibv_create_cq, ibv_poll_cq, CQ overrun, and completion channels (ibv_req_notify_cq, ibv_get_cq_event).
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class CompletionQueueConformanceTest
+class CompletionQueueConformanceTest extends LoopbackTest
 {
     private static final int SIZE = 256;
     private static final long QUIET_MILLIS = 200;
-
-    private Loopback loopback;
-
-    @BeforeEach
-    void open()
-    {
-        loopback = Loopback.open();
-    }
-
-    @AfterEach
-    void close()
-    {
-        loopback.close();
-    }
 
     @Test
     void cqHasAtLeastTheRequestedEntries()

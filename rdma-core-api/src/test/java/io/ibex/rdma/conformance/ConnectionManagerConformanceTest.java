@@ -121,6 +121,8 @@ class ConnectionManagerConformanceTest
         assertEquals(clientSide.qp().qpNum(), connectRequest.remoteQpNum());
         final CmId connection = connectRequest.id();
         assertNotNull(connection.context(), "an id from CONNECT_REQUEST is bound to a device");
+        assertEquals(listener.localAddress().getPort(), connection.localAddress().getPort());
+        assertEquals(client.localAddress().getPort(), connection.remoteAddress().getPort());
         final Side serverSide = side(connection, QpType.RC);
         serverSide.qp().postRecv(serverSide.buffer().recv(1, 0, 64));
         final byte[] accept = ByteBuffer.allocate(REMOTE_LENGTH).order(ByteOrder.LITTLE_ENDIAN)
@@ -261,14 +263,16 @@ class ConnectionManagerConformanceTest
 
         client.id().disconnect();
 
-        cmEvent(clientChannel, CmEventType.DISCONNECTED);
-        cmEvent(serverChannel, CmEventType.DISCONNECTED);
         assertEquals(QpState.ERR, client.qp().state());
         assertFlushed(client.cq(), 10);
-        // The passive side answers the disconnect as applications do, which moves its QP to ERR too.
+        cmEvent(serverChannel, CmEventType.DISCONNECTED);
+        // As applications do, the passive side answers with its own disconnect: its QP moves to ERR and the
+        // IB CM sends the DREP that raises DISCONNECTED on the active side (without it, only the DREQ timeout
+        // would).
         server.id().disconnect();
         assertEquals(QpState.ERR, server.qp().state());
         assertFlushed(server.cq(), 20);
+        cmEvent(clientChannel, CmEventType.DISCONNECTED);
     }
 
     enum WrongStateCall

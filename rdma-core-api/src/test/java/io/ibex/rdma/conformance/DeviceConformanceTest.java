@@ -1,6 +1,5 @@
 package io.ibex.rdma.conformance;
 
-import io.ibex.rdma.Providers;
 import io.ibex.rdma.spi.RdmaProvider;
 import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.Device;
@@ -10,15 +9,11 @@ import io.ibex.rdma.verbs.LinkLayer;
 import io.ibex.rdma.verbs.PortAttributes;
 import io.ibex.rdma.verbs.PortState;
 import io.ibex.rdma.verbs.VerbsException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,27 +24,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Device list, ibv_query_device, ibv_query_port and ibv_query_gid.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class DeviceConformanceTest
+class DeviceConformanceTest extends LoopbackTest
 {
-    private Loopback loopback;
-
-    @BeforeEach
-    void open()
-    {
-        loopback = Loopback.open();
-    }
-
-    @AfterEach
-    void close()
-    {
-        loopback.close();
-    }
 
     @Test
     void providerListsDevicesWithUniqueNamesItServes()
     {
-        final RdmaProvider provider = Providers.select();
+        final RdmaProvider provider = loopback.provider();
         final List<Device> devices = provider.devices();
         assertFalse(devices.isEmpty(), "ibv_get_device_list returned no device");
         final Set<String> names = new HashSet<>();

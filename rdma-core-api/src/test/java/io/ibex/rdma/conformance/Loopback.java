@@ -36,8 +36,8 @@ import java.util.List;
  * {@code <scope>test</scope>} (plus junit-jupiter);</li>
  * <li>configuring maven-surefire-plugin with
  * {@code <dependenciesToScan><dependency>io.ibex:rdma-core-api</dependency></dependenciesToScan>} and
- * {@code <includes><include>io/ibex/rdma/conformance/**}{@code /*Test.java</include></includes>} so that only
- * the conformance classes of the test-jar run;</li>
+ * an {@code <include>} of {@code io/ibex/rdma/conformance/*Test.java}, so that only the conformance classes of
+ * the test-jar run (it also holds the soft provider's own unit tests);</li>
  * <li>running with {@code -Dibex.provider=NAME} (for example {@code disni}).</li>
  * </ol>
  * Settings (system properties): {@code ibex.provider} (which provider, see {@link Providers#select()});
@@ -298,9 +298,7 @@ public final class Loopback implements AutoCloseable
     {
         return switch (type)
         {
-            case RC -> QpAttr.rtr(address(), peer.qpNum(), psn(peer), mtu);
-            case UC -> new QpAttr().state(QpState.RTR).ahAttr(address()).destQpNum(peer.qpNum())
-                .rqPsn(psn(peer)).pathMtu(mtu);
+            case RC, UC -> QpAttr.rtr(address(), peer.qpNum(), psn(peer), mtu).forType(type);
             case UD -> QpAttr.to(QpState.RTR);
         };
     }
@@ -314,7 +312,7 @@ public final class Loopback implements AutoCloseable
      */
     public static QpAttr rts(final QpType type, final QueuePair qp)
     {
-        return type == QpType.RC ? QpAttr.rts(psn(qp)) : QpAttr.to(QpState.RTS).sqPsn(psn(qp));
+        return QpAttr.rts(psn(qp)).forType(type);
     }
 
     /**

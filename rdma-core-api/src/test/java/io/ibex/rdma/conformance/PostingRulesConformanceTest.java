@@ -17,16 +17,12 @@ import io.ibex.rdma.verbs.VerbsException;
 import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.util.concurrent.TimeUnit;
 
 import static io.ibex.rdma.conformance.Await.assertStatus;
 import static io.ibex.rdma.conformance.Await.assertSuccess;
@@ -39,25 +35,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * The ibv_post_send / ibv_post_recv rules: what a post refuses (with the errno and the index of the first
  * request not posted) and that the requests before it were posted.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class PostingRulesConformanceTest
+class PostingRulesConformanceTest extends LoopbackTest
 {
     private static final int SIZE = 1024;
     private static final int BIG_CQ = 256;
-
-    private Loopback loopback;
-
-    @BeforeEach
-    void open()
-    {
-        loopback = Loopback.open();
-    }
-
-    @AfterEach
-    void close()
-    {
-        loopback.close();
-    }
 
     @Test
     void postRecvInResetIsEinval()

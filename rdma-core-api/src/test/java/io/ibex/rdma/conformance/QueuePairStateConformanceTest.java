@@ -10,17 +10,13 @@ import io.ibex.rdma.verbs.VerbsException;
 import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -38,26 +34,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * missing or disallowed attributes (EINVAL, as the kernel's ib_modify_qp_is_ok decides), and the flush on
  * ERR.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class QueuePairStateConformanceTest
+class QueuePairStateConformanceTest extends LoopbackTest
 {
     private static final int SIZE = 256;
     private static final int SOME_QPN = 0x123;
     private static final int SOME_PSN = 0x4567;
-
-    private Loopback loopback;
-
-    @BeforeEach
-    void open()
-    {
-        loopback = Loopback.open();
-    }
-
-    @AfterEach
-    void close()
-    {
-        loopback.close();
-    }
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(QpType.class)

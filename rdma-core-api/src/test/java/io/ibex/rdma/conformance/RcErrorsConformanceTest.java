@@ -13,17 +13,15 @@ import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
 import org.agrona.BufferUtil;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
-import java.util.concurrent.TimeUnit;
 
+import static io.ibex.rdma.conformance.Await.assertBadLkey;
 import static io.ibex.rdma.conformance.Await.assertStatus;
 import static io.ibex.rdma.conformance.Await.assertSuccess;
 import static io.ibex.rdma.conformance.Await.completion;
@@ -35,14 +33,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * RC errors: remote access violations, local protection errors, receive buffers too small, misaligned atomics,
  * receiver-not-ready retries, and the QP's error state afterwards.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class RcErrorsConformanceTest
+class RcErrorsConformanceTest extends LoopbackTest
 {
     private static final int SIZE = 4096;
     private static final int FILL = 0x77;
     private static final int BAD_KEY_BITS = 0x5a5a00;
 
-    private Loopback loopback;
     private QueuePair requester;
     private QueuePair responder;
     private RegisteredBuffer local;
@@ -50,17 +46,10 @@ class RcErrorsConformanceTest
     @BeforeEach
     void open()
     {
-        loopback = Loopback.open();
         final Loopback.QpPair pair = loopback.pair(QpType.RC);
         requester = pair.a();
         responder = pair.b();
         local = loopback.register(SIZE, AccessFlags.LOCAL_WRITE).pattern(0, SIZE, 1);
-    }
-
-    @AfterEach
-    void close()
-    {
-        loopback.close();
     }
 
     @Test
@@ -77,13 +66,26 @@ class RcErrorsConformanceTest
         assertUntouched(remote.buffer(), 0, SIZE);
     }
 
+    @Test
+    void unsignaledRequestThatFailsStillCompletes()
+    {
+        final RegisteredBuffer remote = remote(AccessFlags.ALL);
+        final SendWorkRequest wr = local.remote(SendOpcode.RDMA_WRITE, 9, 0, 64, remote, 0).sendFlags(0);
+        wr.remote(wr.remoteAddr(), remote.mr().rkey() ^ BAD_KEY_BITS);
+
+        requester.postSend(wr);
+
+        // Only successful requests may go without a completion.
+        assertStatus(completion(requester.sendCq()), 9, WcStatus.REM_ACCESS_ERR);
+    }
+
     @ParameterizedTest(name = "offset {0}, length {1}")
     @CsvSource({"2048,4096", "-8,64", "4095,2"})
     void writeOutsideTheRegionIsRemAccessErrAndMemoryOutsideStaysUntouched(final int offset, final int length)
     {
         // An 8 KiB buffer of which only the middle 4 KiB are registered.
         final ByteBuffer memory = ByteBuffer.allocateDirect(2 * SIZE);
-        fill(memory);
+        RegisteredBuffer.fill(memory, FILL);
         final int regionStart = SIZE / 2;
         final MemoryRegion region = loopback.track(loopback.pd().registerMemory(
             BufferUtil.address(memory) + regionStart, SIZE, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE));
@@ -122,7 +124,7 @@ class RcErrorsConformanceTest
     }
 
     @Test
-    void badLkeyIsLocProtErr()
+    void badLkeyFailsTheSendAndPutsTheRequesterInErr()
     {
         final RegisteredBuffer target = remote(AccessFlags.LOCAL_WRITE);
         responder.postRecv(target.recv(1, 0, SIZE));
@@ -131,8 +133,8 @@ class RcErrorsConformanceTest
 
         requester.postSend(wr);
 
-        assertStatus(completion(requester.sendCq()), 2, WcStatus.LOC_PROT_ERR);
-        Await.until(() -> requester.state() == QpState.ERR, "requester in ERR after LOC_PROT_ERR");
+        assertBadLkey(completion(requester.sendCq()), 2);
+        Await.until(() -> requester.state() == QpState.ERR, "requester in ERR after a bad lkey");
     }
 
     @Test
@@ -249,17 +251,7 @@ class RcErrorsConformanceTest
 
     private RegisteredBuffer remote(final int access)
     {
-        final RegisteredBuffer remote = loopback.register(SIZE, access);
-        fill(remote.buffer());
-        return remote;
-    }
-
-    private static void fill(final ByteBuffer buffer)
-    {
-        for (int i = 0; i < buffer.capacity(); i++)
-        {
-            buffer.put(i, (byte)FILL);
-        }
+        return loopback.register(SIZE, access).fill(FILL);
     }
 
     private static void assertUntouched(final ByteBuffer buffer, final int offset, final int length)

@@ -14,15 +14,12 @@ import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
 import org.agrona.BufferUtil;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
 
 import static io.ibex.rdma.conformance.Await.assertSuccess;
 import static io.ibex.rdma.conformance.Await.completion;
@@ -36,15 +33,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the memory contents on both sides; multi-SGE, inline, signalling, chained lists, ordering, large and empty
  * messages.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class RcOperationsConformanceTest
+class RcOperationsConformanceTest extends LoopbackTest
 {
     private static final int SIZE = 4096;
     private static final int IMM = 0x12345678;
     private static final int MIB = 1 << 20;
     private static final int REMOTE = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
 
-    private Loopback loopback;
     private QueuePair requester;
     private QueuePair responder;
     private RegisteredBuffer local;
@@ -53,18 +48,11 @@ class RcOperationsConformanceTest
     @BeforeEach
     void open()
     {
-        loopback = Loopback.open();
         final Loopback.QpPair pair = loopback.pair(QpType.RC);
         requester = pair.a();
         responder = pair.b();
         local = loopback.register(SIZE, AccessFlags.LOCAL_WRITE);
         remote = loopback.register(SIZE, REMOTE | AccessFlags.REMOTE_ATOMIC);
-    }
-
-    @AfterEach
-    void close()
-    {
-        loopback.close();
     }
 
     @Test

@@ -66,11 +66,22 @@ public final class RegisteredBuffer
      */
     public RegisteredBuffer fill(final int value)
     {
+        fill(buffer, value);
+        return this;
+    }
+
+    /**
+     * Fills a whole buffer, registered or not, with one value.
+     *
+     * @param buffer the buffer.
+     * @param value  the byte.
+     */
+    public static void fill(final ByteBuffer buffer, final int value)
+    {
         for (int i = 0; i < buffer.capacity(); i++)
         {
             buffer.put(i, (byte)value);
         }
-        return this;
     }
 
     /**
@@ -100,17 +111,6 @@ public final class RegisteredBuffer
         final byte[] copy = new byte[length];
         buffer.get(offset, copy);
         return copy;
-    }
-
-    /**
-     * @param offset first byte.
-     * @param bytes  what to write.
-     * @return this.
-     */
-    public RegisteredBuffer put(final int offset, final byte[] bytes)
-    {
-        buffer.put(offset, bytes);
-        return this;
     }
 
     /**

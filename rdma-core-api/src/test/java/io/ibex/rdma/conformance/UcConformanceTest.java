@@ -8,13 +8,10 @@ import io.ibex.rdma.verbs.SendWorkRequest;
 import io.ibex.rdma.verbs.WcFlags;
 import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WorkCompletion;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 
 import static io.ibex.rdma.conformance.Await.assertSuccess;
 import static io.ibex.rdma.conformance.Await.completion;
@@ -25,13 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * UC: SEND and RDMA WRITE, with and without immediate data; errors at the responder are silent. (READ and
  * atomics are refused at post: see {@link PostingRulesConformanceTest}.)
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class UcConformanceTest
+class UcConformanceTest extends LoopbackTest
 {
     private static final int SIZE = 4096;
     private static final int IMM = 0xcafe0001;
 
-    private Loopback loopback;
     private QueuePair requester;
     private QueuePair responder;
     private RegisteredBuffer local;
@@ -40,18 +35,11 @@ class UcConformanceTest
     @BeforeEach
     void open()
     {
-        loopback = Loopback.open();
         final Loopback.QpPair pair = loopback.pair(QpType.UC);
         requester = pair.a();
         responder = pair.b();
         local = loopback.register(SIZE, AccessFlags.LOCAL_WRITE).pattern(0, SIZE, 9);
         remote = loopback.register(SIZE, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
-    }
-
-    @AfterEach
-    void close()
-    {
-        loopback.close();
     }
 
     @Test

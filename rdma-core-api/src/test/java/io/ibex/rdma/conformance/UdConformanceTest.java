@@ -10,12 +10,9 @@ import io.ibex.rdma.verbs.WcFlags;
 import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
-import java.util.concurrent.TimeUnit;
 
 import static io.ibex.rdma.conformance.Await.assertSuccess;
 import static io.ibex.rdma.conformance.Await.completion;
@@ -28,15 +25,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * UD: datagrams with the 40-byte GRH in front of the payload, immediate data, Q_Key filtering, address
  * handles, and datagrams that cannot be delivered (longer than the MTU or than the receive buffer).
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class UdConformanceTest
+class UdConformanceTest extends LoopbackTest
 {
     /** The Global Route Header every UD receive buffer starts with. */
     private static final int GRH = 40;
     private static final int SIZE = 8192;
     private static final int IMM = 0x0badf00d;
 
-    private Loopback loopback;
     private QueuePair sender;
     private QueuePair receiver;
     private AddressHandle ah;
@@ -46,19 +41,12 @@ class UdConformanceTest
     @BeforeEach
     void open()
     {
-        loopback = Loopback.open();
         final Loopback.QpPair pair = loopback.pair(QpType.UD);
         sender = pair.a();
         receiver = pair.b();
         ah = loopback.ah();
         local = loopback.register(SIZE, AccessFlags.LOCAL_WRITE).pattern(0, SIZE, 21);
         remote = loopback.register(SIZE, AccessFlags.LOCAL_WRITE);
-    }
-
-    @AfterEach
-    void close()
-    {
-        loopback.close();
     }
 
     @Test
@@ -178,6 +166,23 @@ class UdConformanceTest
         {
             assertEquals(WcStatus.LOC_LEN_ERR, received.status());
         }
+    }
+
+    @Test
+    void datagramToAQpNumberNobodyHasIsDroppedSilently()
+    {
+        receiver.postRecv(remote.recv(1, 0, GRH + 64));
+        final SendWorkRequest lost = local.send(2, 0, 8).ud(ah, 0xfffff0, Loopback.QKEY);
+
+        sender.postSend(lost);
+        sender.postSend(datagram(3, 64, 8, Loopback.QKEY));
+
+        // UD has no acknowledgements: the sender cannot know, and the receiver only sees the second datagram.
+        assertSuccess(completion(sender.sendCq()), 2, WcOpcode.SEND);
+        assertSuccess(completion(sender.sendCq()), 3, WcOpcode.SEND);
+        final WorkCompletion received = completion(receiver.recvCq());
+        assertSuccess(received, 1, WcOpcode.RECV);
+        assertArrayEquals(local.bytes(64, 8), remote.bytes(GRH, 8));
     }
 
     @Test

@@ -126,10 +126,6 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue
     public void requestNotify(final boolean solicitedOnly)
     {
         ensureOpen();
-        if (channel == null)
-        {
-            throw new VerbsException(VerbsException.EINVAL, describe() + " has no completion channel to notify");
-        }
         synchronized (this)
         {
             armed = true;
@@ -184,7 +180,7 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue
             srcQps[slot] = srcQp;
             wcFlags[slot] = flags;
             tail++;
-            if (armed && (!solicitedOnly || solicited || status != WcStatus.SUCCESS))
+            if (armed && channel != null && (!solicitedOnly || solicited || status != WcStatus.SUCCESS))
             {
                 armed = false;
                 raise = true;

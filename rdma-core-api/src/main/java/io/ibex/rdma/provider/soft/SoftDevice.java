@@ -11,7 +11,6 @@ import io.ibex.rdma.verbs.PortState;
 import io.ibex.rdma.verbs.VerbsException;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,13 +19,11 @@ import java.io.UncheckedIOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -105,9 +102,15 @@ final class SoftDevice implements Device
         endpointKey = SoftGidDescriptor.endpointKey(SoftGidDescriptor.ipv4(gids[0]), port);
         udpRxBuffer = ByteBuffer.allocateDirect(SoftFrameDescriptor.UD_HEADER_LENGTH + Mtu.MTU_4096.bytes() + 1)
             .order(ByteOrder.LITTLE_ENDIAN);
-        progress = new SoftProgressAgent(this, server);
-        final AgentRunner runner = new AgentRunner(
-            new BackoffIdleStrategy(64, 16, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1)),
+        try
+        {
+            progress = new SoftProgressAgent(this, server, udp);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("soft device " + NAME + ": cannot open the progress selector", ex);
+        }
+        final AgentRunner runner = new AgentRunner(progress.idleStrategy(),
             (throwable) -> LOG.error("soft device {}: progress thread error", NAME, throwable), null, progress);
         AgentRunner.startOnThread(runner, (r) ->
         {
@@ -140,7 +143,7 @@ final class SoftDevice implements Device
     @Override
     public Context open()
     {
-        return new SoftContext(this);
+        return SoftResource.opened(new SoftContext(this));
     }
 
     @Override
@@ -385,6 +388,13 @@ final class SoftDevice implements Device
         {
             LOG.warn("soft device {}: dropped a UD datagram whose payload length {} does not match its size {}",
                 NAME, payload, length);
+            return;
+        }
+        final byte opcode = datagram.get(SoftFrameDescriptor.UD_OPCODE_OFFSET);
+        if (opcode != SoftFrameDescriptor.OP_SEND && opcode != SoftFrameDescriptor.OP_SEND_IMM)
+        {
+            LOG.warn("soft device {}: dropped a UD datagram with opcode {}: only SEND and SEND with immediate " +
+                "exist on UD", NAME, opcode);
             return;
         }
         final SoftQueuePair qp = queuePair(datagram.getInt(SoftFrameDescriptor.UD_DST_QPN_OFFSET));

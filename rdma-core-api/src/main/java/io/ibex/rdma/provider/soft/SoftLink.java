@@ -7,6 +7,8 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 
 /**
@@ -185,6 +187,16 @@ final class SoftLink
     boolean hasPendingTx()
     {
         return tx.position() > 0;
+    }
+
+    /**
+     * @return the link's key in the progress thread's selector (registered with no interest if new). Called
+     *         only by the progress thread, which alone selects.
+     */
+    SelectionKey selectionKey(final Selector selector) throws IOException
+    {
+        final SelectionKey key = channel.keyFor(selector); // an accepted link was registered for its HELLO
+        return key != null ? key : channel.register(selector, 0);
     }
 
     String peer()

@@ -7,18 +7,21 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The device's daemon progress duty cycle: accepts incoming links and reads their HELLO, then drives only
  * the QPs (and the UD socket) no application thread has driven for {@link #IDLE_NANOS}, so one-sided
  * operations and event mode work with nobody polling while a busy-polling thread is never competed with.
- * Run by an {@link org.agrona.concurrent.AgentRunner} with a back-off idle strategy.
+ * Run by an {@link org.agrona.concurrent.AgentRunner} with a {@link SoftSelectorIdleStrategy}: it blocks in a
+ * selector watching the sockets of exactly those QPs, the listening socket and (when idle) the UD socket.
  */
 final class SoftProgressAgent implements Agent
 {
@@ -28,21 +31,23 @@ final class SoftProgressAgent implements Agent
     private static final Logger LOG = LoggerFactory.getLogger(SoftProgressAgent.class);
     private static final long HELLO_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
+    private static final int IDLE_SPINS = 200;
+    private static final long TICK_MILLIS = 1;
+
     private final SoftDevice device;
     private final ServerSocketChannel server;
+    private final Selector selector;
+    private final SelectionKey udpKey;
     private final List<Handshake> handshakes = new ArrayList<>();
-    private volatile Thread thread;
 
-    SoftProgressAgent(final SoftDevice device, final ServerSocketChannel server)
+    SoftProgressAgent(final SoftDevice device, final ServerSocketChannel server, final DatagramChannel udp)
+        throws IOException
     {
         this.device = device;
         this.server = server;
-    }
-
-    @Override
-    public void onStart()
-    {
-        thread = Thread.currentThread();
+        selector = Selector.open();
+        server.register(selector, SelectionKey.OP_ACCEPT);
+        udpKey = udp.register(selector, SelectionKey.OP_READ);
     }
 
     @Override
@@ -52,16 +57,27 @@ final class SoftProgressAgent implements Agent
         int work = accept(now);
         for (final SoftQueuePair qp : device.queuePairs())
         {
-            if (qp.idleSince(now, IDLE_NANOS))
-            {
-                work += qp.drive(false);
-            }
+            work += qp.driveIfIdle(now, IDLE_NANOS, selector);
         }
-        if (device.udpIdleSince(now, IDLE_NANOS))
+        final boolean udpIdle = device.udpIdleSince(now, IDLE_NANOS);
+        final int udpInterest = udpIdle ? SelectionKey.OP_READ : 0;
+        if (udpKey.interestOps() != udpInterest)
+        {
+            udpKey.interestOps(udpInterest);
+        }
+        if (udpIdle)
         {
             work += device.driveUdp(false);
         }
         return work;
+    }
+
+    /**
+     * @return the idle strategy that blocks in this agent's selector.
+     */
+    SoftSelectorIdleStrategy idleStrategy()
+    {
+        return new SoftSelectorIdleStrategy(selector, IDLE_SPINS, TICK_MILLIS);
     }
 
     @Override
@@ -75,11 +91,7 @@ final class SoftProgressAgent implements Agent
      */
     void wakeUp()
     {
-        final Thread t = thread;
-        if (t != null)
-        {
-            LockSupport.unpark(t);
-        }
+        selector.wakeup();
     }
 
     private int accept(final long now)
@@ -91,6 +103,7 @@ final class SoftProgressAgent implements Agent
             while ((channel = server.accept()) != null)
             {
                 channel.configureBlocking(false);
+                channel.register(selector, SelectionKey.OP_READ);
                 handshakes.add(new Handshake(channel, now));
                 work++;
             }
@@ -156,6 +169,8 @@ final class SoftProgressAgent implements Agent
                     hello.getInt(SoftFrameDescriptor.HELLO_SRC_IPV4_OFFSET),
                     hello.getInt(SoftFrameDescriptor.HELLO_SRC_PORT_OFFSET));
                 final int srcQpn = hello.getInt(SoftFrameDescriptor.HELLO_SRC_QPN_OFFSET);
+                // frames may follow before the QP is ready: watch them only when the QP is ours to drive
+                channel.keyFor(selector).interestOps(0);
                 qp.offerIncomingLink(SoftLink.accepted(channel), srcKey, srcQpn);
                 return true;
             }

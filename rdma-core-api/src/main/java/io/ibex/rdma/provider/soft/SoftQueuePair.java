@@ -31,6 +31,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.util.concurrent.locks.ReentrantLock;
 
 import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
@@ -57,8 +59,12 @@ final class SoftQueuePair extends SoftResource implements QueuePair
 
     private static final Logger LOG = LoggerFactory.getLogger(SoftQueuePair.class);
     private static final int PSN_MASK = 0xffffff;
+    private static final int ACQUIRE_SPINS = 100;
+    private static final int ACQUIRE_YIELDS = 100;
     private static final int RNR_RETRY_INFINITE = 7;
     private static final long TRANSPORT_TIMER_UNIT_NANOS = 4096;
+    /** Floor of the transport timer: a peer nobody polls answers within the progress thread's ~1 ms. */
+    private static final long MIN_TRANSPORT_TIMER_NANOS = 10_000_000L;
     private static final SendOpcode[] SEND_OPCODES = SendOpcode.values();
     /** Frame opcode of each {@link SendOpcode}, by ordinal. */
     private static final byte[] FRAME_OPCODES = {OP_WRITE, OP_WRITE_IMM, OP_SEND, OP_SEND_IMM, OP_READ, OP_CMP_SWAP,
@@ -81,10 +87,11 @@ final class SoftQueuePair extends SoftResource implements QueuePair
     private final ReentrantLock lock = new ReentrantLock();
     private volatile QpState state = QpState.RESET;
     private volatile long lastAppDrive;
+    private SoftLink watchedLink; // progress thread only
+    private SelectionKey progressKey; // progress thread only
 
     private int accessFlags;
     private int qkey;
-    private Mtu pathMtu = Mtu.MTU_1024;
     private int timeout;
     private int retryCnt;
     private int rnrRetry;
@@ -408,20 +415,10 @@ final class SoftQueuePair extends SoftResource implements QueuePair
         {
             return 0;
         }
-        int work = 0;
+        int work;
         try
         {
-            final QpState current = state;
-            if (current != QpState.RTR && current != QpState.RTS)
-            {
-                return 0;
-            }
-            if (sendCq.overflowed() || recvCq.overflowed())
-            {
-                enterError();
-                return 1;
-            }
-            work = progress(now);
+            work = driveLocked(now);
         }
         finally
         {
@@ -434,6 +431,69 @@ final class SoftQueuePair extends SoftResource implements QueuePair
             work += peer.drive(false);
         }
         return work;
+    }
+
+    /**
+     * The progress thread's turn: drives the QP if no application thread has for {@code idleNanos}, and has
+     * the selector watch its link exactly then.
+     *
+     * @return the amount of work done.
+     */
+    int driveIfIdle(final long now, final long idleNanos, final Selector selector)
+    {
+        if (!idleSince(now, idleNanos))
+        {
+            watchInterest(0); // an application drives it: never wake the progress thread for its packets
+            return 0;
+        }
+        if (type == QpType.UD || !lock.tryLock())
+        {
+            return 0;
+        }
+        try
+        {
+            final QpState current = state;
+            if (watchedLink != link)
+            {
+                watchedLink = link;
+                progressKey = link == null ? null : link.selectionKey(selector);
+            }
+            watchInterest(current == QpState.RTR || current == QpState.RTS ? SelectionKey.OP_READ : 0);
+            return driveLocked(now);
+        }
+        catch (final IOException ex)
+        {
+            linkFailed(ex.toString());
+            return 1;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    private void watchInterest(final int interest)
+    {
+        final SelectionKey key = progressKey;
+        if (key != null && key.isValid() && key.interestOps() != interest)
+        {
+            key.interestOps(interest);
+        }
+    }
+
+    private int driveLocked(final long now)
+    {
+        final QpState current = state;
+        if (current != QpState.RTR && current != QpState.RTS)
+        {
+            return 0;
+        }
+        if (sendCq.overflowed() || recvCq.overflowed())
+        {
+            enterError();
+            return 1;
+        }
+        return progress(now);
     }
 
     boolean idleSince(final long now, final long idleNanos)
@@ -599,10 +659,6 @@ final class SoftQueuePair extends SoftResource implements QueuePair
         if (attr.has(QpAttrMask.QKEY))
         {
             qkey = attr.qkey();
-        }
-        if (attr.has(QpAttrMask.PATH_MTU))
-        {
-            pathMtu = attr.pathMtu();
         }
         if (attr.has(QpAttrMask.TIMEOUT))
         {
@@ -870,8 +926,8 @@ final class SoftQueuePair extends SoftResource implements QueuePair
             final boolean readOrAtomic = opcode == SendOpcode.RDMA_READ || opcode.isAtomic();
             if (txOffset == 0)
             {
-                if (((sFlags[slot] & SendFlags.FENCE) != 0 || readOrAtomic) && outstandingReads >= maxRdAtomic ||
-                    (sFlags[slot] & SendFlags.FENCE) != 0 && outstandingReads > 0)
+                if ((readOrAtomic && outstandingReads >= maxRdAtomic) ||
+                    ((sFlags[slot] & SendFlags.FENCE) != 0 && outstandingReads > 0))
                 {
                     break;
                 }
@@ -1123,7 +1179,7 @@ final class SoftQueuePair extends SoftResource implements QueuePair
         final int psn, final int segment, final long offset, final long length, final long payloadAddress)
     {
         final long index = findSent(psn);
-        final int slot = (int)(index % sqCapacity);
+        final int slot = (int)(Math.max(0, index) % sqCapacity);
         if (index < 0 || sOpcodes[slot] != SendOpcode.RDMA_READ || length != sLengths[slot])
         {
             protocolError("READ response for PSN " + psn + " (length " + length + ") matches no outstanding READ");
@@ -1140,7 +1196,7 @@ final class SoftQueuePair extends SoftResource implements QueuePair
     private void handleAtomicResponse(final int psn, final long originalAddress)
     {
         final long index = findSent(psn);
-        final int slot = (int)(index % sqCapacity);
+        final int slot = (int)(Math.max(0, index) % sqCapacity);
         if (index < 0 || !sOpcodes[slot].isAtomic())
         {
             protocolError("atomic response for PSN " + psn + " matches no outstanding atomic");
@@ -1181,7 +1237,8 @@ final class SoftQueuePair extends SoftResource implements QueuePair
     {
         if (type == QpType.RC && timeout != 0 && sqHead < sqTransmit && rnrDeadline == 0)
         {
-            final long limit = (TRANSPORT_TIMER_UNIT_NANOS << Math.min(timeout, 31)) * (retryCnt + 1L);
+            final long limit = Math.max(TRANSPORT_TIMER_UNIT_NANOS << Math.min(timeout, 31), MIN_TRANSPORT_TIMER_NANOS) *
+                (retryCnt + 1L);
             if (now - lastAckProgress > limit)
             {
                 LOG.warn("{}: no response from QP 0x{} at {} for {} ms (timeout={}, retry_cnt={}): RETRY_EXC_ERR",
@@ -1656,13 +1713,26 @@ final class SoftQueuePair extends SoftResource implements QueuePair
     }
 
     /**
-     * Takes the QP lock by spinning on tryLock: holders never block, and a contended lock() would allocate.
+     * Takes the QP lock. Holders never block, so spin on tryLock first (a contended lock() allocates); then
+     * yield, in case the holder was preempted on a busy core; only then park.
      */
     private void acquire()
     {
-        while (!lock.tryLock())
+        for (int attempt = 0; !lock.tryLock(); attempt++)
         {
-            Thread.onSpinWait();
+            if (attempt < ACQUIRE_SPINS)
+            {
+                Thread.onSpinWait();
+            }
+            else if (attempt < ACQUIRE_SPINS + ACQUIRE_YIELDS)
+            {
+                Thread.yield();
+            }
+            else
+            {
+                lock.lock();
+                return;
+            }
         }
     }
 

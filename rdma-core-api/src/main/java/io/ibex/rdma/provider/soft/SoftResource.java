@@ -20,9 +20,17 @@ abstract class SoftResource implements RdmaResource
     private final List<SoftResource> children = new ArrayList<>();
     private volatile boolean closed;
 
-    SoftResource()
+    /**
+     * Counts a resource as open once it is fully created (a constructor that throws leaves nothing counted).
+     *
+     * @param resource the new resource.
+     * @param <T>      its type.
+     * @return the resource.
+     */
+    static <T extends SoftResource> T opened(final T resource)
     {
         LIVE.incrementAndGet();
+        return resource;
     }
 
     /**
@@ -77,11 +85,14 @@ abstract class SoftResource implements RdmaResource
         }
     }
 
+    /**
+     * Records a fully created child, which also counts it as open.
+     */
     final void addChild(final SoftResource child)
     {
         synchronized (children)
         {
-            children.add(child);
+            children.add(opened(child));
         }
     }
 

@@ -63,6 +63,42 @@ class SoftAllocationTest
         assertEquals(0, allocated, "bytes allocated by " + MEASURED + " iterations of post/poll");
     }
 
+    @Test
+    void udSendReceiveAllocatesNothing()
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final QueuePair a = fixture.qp(QpType.UD, 16);
+        final QueuePair b = fixture.qp(QpType.UD, 16);
+        SoftFixture.connect(a, null, 0, 0);
+        SoftFixture.connect(b, null, 0, 0);
+        final MemoryRegion mr = fixture.register(4096);
+        final SendWorkRequest send = new SendWorkRequest().wrId(1).sendFlags(SendFlags.SIGNALED)
+            .ud(fixture.pd.createAh(fixture.address()), b.qpNum(), SoftFixture.QKEY);
+        send.sge(0).set(mr, 0, 64);
+        final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(3);
+        recv.sge(0).set(mr, 1024, 64 + 40);
+        b.postRecv(recv);
+        udIterate(a, b, send, recv, WARM_UP);
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        udIterate(a, b, send, recv, MEASURED);
+        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED + " iterations of UD post/poll");
+    }
+
+    private void udIterate(
+        final QueuePair a, final QueuePair b, final SendWorkRequest send, final ReceiveWorkRequest recv,
+        final int iterations)
+    {
+        for (int i = 0; i < iterations; i++)
+        {
+            a.postSend(send);
+            awaitOne(a.sendCq());
+            awaitOne(b.recvCq());
+            b.postRecv(recv);
+        }
+    }
+
     private void iterate(
         final QueuePair a,
         final QueuePair b,

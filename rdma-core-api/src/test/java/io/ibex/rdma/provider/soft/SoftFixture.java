@@ -10,6 +10,7 @@ import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpCapabilities;
 import io.ibex.rdma.verbs.QpInitAttr;
+import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.WorkCompletion;
@@ -50,29 +51,26 @@ final class SoftFixture implements AutoCloseable
     }
 
     /**
-     * Brings {@code qp} to RTS, connected to the peer {@code dstQpn} at {@code dstContext}'s GID.
+     * Brings {@code qp} to RTS: UD on its own, RC and UC connected to QP {@code dstQpn} at {@code remote}.
      */
     static void connect(final QueuePair qp, final AhAttr remote, final int dstQpn, final int rnrRetry)
     {
-        final int access = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;
         if (qp.type() == QpType.UD)
         {
             qp.modify(QpAttr.initUd(1, QKEY));
-            qp.modify(QpAttr.to(io.ibex.rdma.verbs.QpState.RTR));
-            qp.modify(QpAttr.to(io.ibex.rdma.verbs.QpState.RTS).sqPsn(0));
+            qp.modify(QpAttr.to(QpState.RTR));
+            qp.modify(QpAttr.to(QpState.RTS).sqPsn(0));
             return;
         }
-        qp.modify(QpAttr.init(1, access));
-        final QpAttr rtr = QpAttr.rtr(remote, dstQpn, 0, Mtu.MTU_4096);
+        qp.modify(QpAttr.init(1, AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC));
         if (qp.type() == QpType.UC)
         {
-            rtr.minRnrTimer(0);
-            qp.modify(new QpAttr().state(io.ibex.rdma.verbs.QpState.RTR).ahAttr(remote).destQpNum(dstQpn).rqPsn(0)
+            qp.modify(new QpAttr().state(QpState.RTR).ahAttr(remote).destQpNum(dstQpn).rqPsn(0)
                 .pathMtu(Mtu.MTU_4096));
-            qp.modify(QpAttr.to(io.ibex.rdma.verbs.QpState.RTS).sqPsn(0));
+            qp.modify(QpAttr.to(QpState.RTS).sqPsn(0));
             return;
         }
-        qp.modify(rtr.minRnrTimer(1));
+        qp.modify(QpAttr.rtr(remote, dstQpn, 0, Mtu.MTU_4096).minRnrTimer(1));
         qp.modify(QpAttr.rts(0).rnrRetry(rnrRetry));
     }
 

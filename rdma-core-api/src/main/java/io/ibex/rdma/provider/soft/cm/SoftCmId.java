@@ -94,7 +94,8 @@ final class SoftCmId implements CmId
     private final SoftEventChannel channel;
     private final PortSpace portSpace;
     private final SoftCmId listenId;
-    private State state = State.IDLE;
+    /** Volatile so the agent can turn away requests to an id that does not listen without waiting for it. */
+    private volatile State state = State.IDLE;
     private Context context;
     private QueuePair qp;
     private InetSocketAddress localAddress;
@@ -408,16 +409,29 @@ final class SoftCmId implements CmId
      * @param request the socket.
      * @param message the REQ.
      */
-    synchronized void onRequest(final CmConnection request, final CmMessage message)
+    void onRequest(final CmConnection request, final CmMessage message)
     {
-        final PortSpace requested = message.portSpace();
-        if (state != State.LISTENING || requested != portSpace)
+        // checked before locking: a user thread holding a bound id's lock may be waiting for this thread
+        if (state != State.LISTENING || message.portSpace() != portSpace)
         {
-            LOG.debug("{}: no {} listener in state {} for a REQ of port space {}", request, portSpace, state,
-                requested);
-            sendNoListener(request, requested);
+            sendNoListener(request, message.portSpace());
             return;
         }
+        synchronized (this)
+        {
+            if (state == State.LISTENING)
+            {
+                acceptRequest(request, message);
+            }
+            else
+            {
+                sendNoListener(request, message.portSpace());
+            }
+        }
+    }
+
+    private void acceptRequest(final CmConnection request, final CmMessage message)
+    {
         final SoftCmId id = new SoftCmId(channel, portSpace, this);
         try
         {
@@ -603,10 +617,6 @@ final class SoftCmId implements CmId
             closeConnection();
             disconnected(0);
         }
-        else if (state == State.REQUEST_RECEIVED && type == TYPE_REJ)
-        {
-            closeConnection(); // the active side gave up before the user answered; accept will report it
-        }
         else
         {
             throw new CmProtocolException("unexpected " + typeName(type) + " for " + this + " in state " + state);
@@ -790,6 +800,7 @@ final class SoftCmId implements CmId
 
     private void sendNoListener(final CmConnection request, final PortSpace requested)
     {
+        LOG.debug("{}: no {} listener for a REQ of port space {}", request, portSpace, requested);
         final boolean sidr = requested.qpType() == QpType.UD;
         sendRejection(request, requested, sidr ? SIDR_UNSUPPORTED : REJ_INVALID_SERVICE_ID, new byte[0]);
     }

@@ -16,9 +16,16 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The soft connection manager's event channel. Ids talk rdma_cm's protocol (REQ, REP, RTU, REJ, DREQ, DREP;
+ * The soft connection manager's event channel. Ids talk the IB CM's protocol (REQ, REP, RTU, REJ, DREQ, DREP;
  * SIDR for UDP) over one TCP connection per connection on loopback, driven by one daemon thread per channel.
  * Ids use the provider's first device, opened once and shared, as librdmacm does.
+ * <p>
+ * What applications see is what rdma_cm over rxe gives: private data padded to the IB CM's fixed sizes;
+ * REJECTED with reason 8 where nothing listens and 28 from {@code reject}; for UDP, UNREACHABLE with the SIDR
+ * status instead; a DREQ gives its receiver DISCONNECTED at once, but the sender's DISCONNECTED waits for the
+ * receiver's {@code disconnect} (or {@code close}) to send the DREP, or for the reply timeout. Unlike rdma_cm,
+ * a peer whose process dies is noticed at once (DISCONNECTED, QP to ERR); TIMEWAIT_EXIT is not raised; and the
+ * three port spaces share one port number space, since every listener is a TCP socket.
  * <p>
  * How long a peer may take to answer a request, reply or disconnect request before the id reports
  * UNREACHABLE (or DISCONNECTED) is {@value #REPLY_TIMEOUT_PROPERTY} in milliseconds, read when the channel is

@@ -275,7 +275,6 @@ class SoftCmTest
         assertEquals(QpState.ERR, ends[initiator].qp.state());
         assertEquals(WcStatus.WR_FLUSH_ERR, ends[initiator].poll().status());
         await(peerChannel, CmEventType.DISCONNECTED);
-        assertEquals(QpState.RTS, ends[peer].qp.state(), "the IB CM leaves the QP of a DREQ's receiver alone");
         assertNull(initiatorChannel.getEvent(QUIET_MILLIS), "the DREP waits for the peer's rdma_disconnect");
 
         ids[peer].disconnect();

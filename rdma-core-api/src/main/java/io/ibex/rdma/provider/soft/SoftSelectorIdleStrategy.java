@@ -1,0 +1,81 @@
+package io.ibex.rdma.provider.soft;
+
+import org.agrona.concurrent.IdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.channels.Selector;
+
+/**
+ * The progress thread's idle strategy: after work, spin briefly (a busy exchange continues at once), then
+ * block in {@link Selector#select(long)} until a watched socket is ready, a waiter wakes the selector, or the
+ * timer tick passes. So the thread sleeps while applications drive their own QPs, yet reacts at once to
+ * traffic on the QPs it has taken over.
+ */
+final class SoftSelectorIdleStrategy implements IdleStrategy
+{
+    private static final Logger LOG = LoggerFactory.getLogger(SoftSelectorIdleStrategy.class);
+
+    private final Selector selector;
+    private final int maxSpins;
+    private final long tickMillis;
+    private int spins;
+
+    /**
+     * @param selector   the selector the watched channels are registered with.
+     * @param maxSpins   idle rounds spent spinning before blocking.
+     * @param tickMillis longest block, which bounds how late timers (RNR retry, ACK flush) run.
+     */
+    SoftSelectorIdleStrategy(final Selector selector, final int maxSpins, final long tickMillis)
+    {
+        this.selector = selector;
+        this.maxSpins = maxSpins;
+        this.tickMillis = tickMillis;
+    }
+
+    @Override
+    public void idle(final int workCount)
+    {
+        if (workCount > 0)
+        {
+            reset();
+        }
+        else
+        {
+            idle();
+        }
+    }
+
+    @Override
+    public void idle()
+    {
+        if (spins < maxSpins)
+        {
+            spins++;
+            Thread.onSpinWait();
+            return;
+        }
+        try
+        {
+            selector.select(tickMillis);
+            selector.selectedKeys().clear();
+        }
+        catch (final IOException ex)
+        {
+            LOG.warn("soft device progress: select failed", ex);
+        }
+    }
+
+    @Override
+    public void reset()
+    {
+        spins = 0;
+    }
+
+    @Override
+    public String alias()
+    {
+        return "soft-selector";
+    }
+}
