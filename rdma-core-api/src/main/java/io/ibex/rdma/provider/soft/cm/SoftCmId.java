@@ -7,6 +7,7 @@ import io.ibex.rdma.cm.ConnParam;
 import io.ibex.rdma.cm.EventChannel;
 import io.ibex.rdma.cm.PortSpace;
 import io.ibex.rdma.cm.UdParams;
+import io.ibex.rdma.provider.soft.SoftGidDescriptor;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.AhAttr;
 import io.ibex.rdma.verbs.Context;
@@ -173,7 +174,7 @@ final class SoftCmId implements CmId
         requireState("bindAddr", State.IDLE);
         final InetAddress ip = requireDeviceAddress("bindAddr", address);
         final InetSocketAddress bindTo = ip.isAnyLocalAddress() ?
-            new InetSocketAddress(loopbackOf(ip), address.getPort()) : address;
+            new InetSocketAddress(localOf(ip), address.getPort()) : address;
         final ServerSocketChannel socket = openListenSocket(address, bindTo);
         try
         {
@@ -217,9 +218,10 @@ final class SoftCmId implements CmId
         requireState("resolveAddr", State.IDLE, State.BOUND);
         Objects.requireNonNull(dst, "resolveAddr: dst");
         remoteAddress = dst;
-        if (!isDeviceAddress(dst) || (src != null && !isDeviceAddress(src)))
+        if (!isReachable(dst) || (src != null && !isDeviceAddress(src)))
         {
-            LOG.debug("resolveAddr {} -> {}: no soft RDMA device (loopback addresses only)", src, dst);
+            LOG.debug("resolveAddr {} -> {}: no soft RDMA device or route (device endpoint {})", src, dst,
+                endpointAddress());
             deliver(CmEventType.ADDR_ERROR, -ENODEV, null, 0, null);
             return;
         }
@@ -232,7 +234,7 @@ final class SoftCmId implements CmId
         else
         {
             final InetAddress ip = src != null && !src.getAddress().isAnyLocalAddress() ? src.getAddress() :
-                loopbackOf(dst.getAddress());
+                localOf(dst.getAddress());
             bindTo = new InetSocketAddress(ip, src != null ? src.getPort() : 0);
         }
         clientSocket = openClientSocket(bindTo);
@@ -1007,7 +1009,7 @@ final class SoftCmId implements CmId
         }
     }
 
-    private static InetAddress requireDeviceAddress(final String operation, final InetSocketAddress address)
+    private InetAddress requireDeviceAddress(final String operation, final InetSocketAddress address)
     {
         Objects.requireNonNull(address, operation + ": address");
         final InetAddress ip = address.getAddress();
@@ -1015,18 +1017,49 @@ final class SoftCmId implements CmId
         {
             throw new VerbsException(VerbsException.EINVAL, operation + ": address " + address + " is unresolved");
         }
-        if (!ip.isLoopbackAddress() && !ip.isAnyLocalAddress())
+        if (!isDeviceAddress(address))
         {
             throw new VerbsException(EADDRNOTAVAIL, operation + ": no soft RDMA device has address " + address +
-                " (the soft device serves loopback addresses only)");
+                " (the soft device serves the loopback addresses and its endpoint address " + endpointAddress() +
+                ", set by -Dibex.soft.address)");
         }
         return ip;
     }
 
-    private static boolean isDeviceAddress(final InetSocketAddress address)
+    private boolean isDeviceAddress(final InetSocketAddress address)
     {
-        return address.getAddress() != null &&
-            (address.getAddress().isLoopbackAddress() || address.getAddress().isAnyLocalAddress());
+        final InetAddress ip = address.getAddress();
+        return ip != null && (ip.isLoopbackAddress() || ip.isAnyLocalAddress() || ip.equals(endpointAddress()));
+    }
+
+    /**
+     * A destination is reachable when it is one of the device's own addresses, or, once the device's endpoint
+     * is on a real network (-Dibex.soft.address), any host: by default nothing leaves the machine.
+     */
+    private boolean isReachable(final InetSocketAddress address)
+    {
+        return isDeviceAddress(address) || (address.getAddress() != null && !endpointAddress().isLoopbackAddress());
+    }
+
+    /** The IPv4 address of the soft device's data endpoint, which its GIDs encode. */
+    private InetAddress endpointAddress()
+    {
+        final int ip = SoftGidDescriptor.ipv4(channel.sharedContext().queryGid(1, 1));
+        try
+        {
+            return InetAddress.getByAddress(new byte[] {(byte)(ip >>> 24), (byte)(ip >>> 16), (byte)(ip >>> 8), (byte)ip});
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalStateException(ex); // four bytes never need a lookup
+        }
+    }
+
+    /** A wildcard stands for the endpoint address, or the loopback address of its family. */
+    private InetAddress localOf(final InetAddress address)
+    {
+        final InetAddress endpoint = endpointAddress();
+        return endpoint.isLoopbackAddress() || address instanceof Inet6Address ? loopbackOf(address) : endpoint;
     }
 
     private static ServerSocketChannel openListenSocket(final InetSocketAddress requested,
@@ -1077,7 +1110,6 @@ final class SoftCmId implements CmId
         }
     }
 
-    /** The soft device's addresses are the loopback ones; a wildcard stands for the one of its family. */
     private static InetAddress loopbackOf(final InetAddress address)
     {
         try
