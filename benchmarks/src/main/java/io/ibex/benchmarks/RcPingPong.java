@@ -2,6 +2,8 @@ package io.ibex.benchmarks;
 
 import io.ibex.rdma.spi.RdmaProvider;
 import io.ibex.rdma.verbs.Device;
+import io.ibex.rdma.verbs.QpAttr;
+import io.ibex.rdma.verbs.QpState;
 import io.ibex.samples.RcEndpoint;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
@@ -50,7 +52,11 @@ final class RcPingPong implements PingPong
     @Override
     public void close()
     {
-        CloseHelper.closeAll(echo, client, server);
+        CloseHelper.close(echo);
+        // Both QPs leave RTS before either goes away, so neither sees its peer vanish mid-connection.
+        client.qp().modify(QpAttr.to(QpState.ERR));
+        server.qp().modify(QpAttr.to(QpState.ERR));
+        CloseHelper.closeAll(client, server);
     }
 
     /**
