@@ -31,6 +31,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.concurrent.locks.ReentrantLock;
@@ -475,9 +476,16 @@ final class SoftQueuePair extends SoftResource implements QueuePair
     private void watchInterest(final int interest)
     {
         final SelectionKey key = progressKey;
-        if (key != null && key.isValid() && key.interestOps() != interest)
+        try
         {
-            key.interestOps(interest);
+            if (key != null && key.isValid() && key.interestOps() != interest)
+            {
+                key.interestOps(interest);
+            }
+        }
+        catch (final CancelledKeyException ex)
+        {
+            // the application closed the link between the check and the update: nothing left to watch
         }
     }
 
