@@ -106,6 +106,8 @@ public final class SoftFrameDescriptor
     public static final int RNR_TIMER_OFFSET = 3;
     /** Offset of the PSN. */
     public static final int PSN_OFFSET = 4;
+    /** A PSN is 24 bits: PSN arithmetic wraps with this mask. */
+    public static final int PSN_MASK = 0xffffff;
     /** Offset of the ACK PSN. */
     public static final int ACK_PSN_OFFSET = 8;
     /** Offset of the segment length. */
