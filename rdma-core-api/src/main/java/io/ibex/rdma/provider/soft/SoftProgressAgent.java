@@ -22,6 +22,11 @@ import java.util.concurrent.TimeUnit;
  * operations and event mode work with nobody polling while a busy-polling thread is never competed with.
  * Run by an {@link org.agrona.concurrent.AgentRunner} with a {@link SoftSelectorIdleStrategy}: it blocks in a
  * selector watching the sockets of exactly those QPs, the listening socket and (when idle) the UD socket.
+ * <p>
+ * Its timer tick wakes it every {@link #TICK_MILLIS} only while it has timers to run (a QP it drives, a
+ * HELLO being read); while applications drive every QP it only has to notice one going idle, and checks every
+ * {@link #APP_DRIVEN_TICK_MILLIS}: on a machine with few cores each wake preempts a busy-polling thread, which
+ * is what a ping-pong's p99 round trip is made of if the thread wakes every millisecond.
  */
 final class SoftProgressAgent implements Agent
 {
@@ -33,12 +38,15 @@ final class SoftProgressAgent implements Agent
 
     private static final int IDLE_SPINS = 200;
     private static final long TICK_MILLIS = 1;
+    /** The longest an application may stop polling, without blocking on a channel, before a take-over is late. */
+    private static final long APP_DRIVEN_TICK_MILLIS = 10;
 
     private final SoftDevice device;
     private final ServerSocketChannel server;
     private final Selector selector;
     private final SelectionKey udpKey;
     private final List<Handshake> handshakes = new ArrayList<>();
+    private final SoftSelectorIdleStrategy idleStrategy;
 
     SoftProgressAgent(final SoftDevice device, final ServerSocketChannel server, final DatagramChannel udp)
         throws IOException
@@ -48,6 +56,7 @@ final class SoftProgressAgent implements Agent
         selector = Selector.open();
         server.register(selector, SelectionKey.OP_ACCEPT);
         udpKey = udp.register(selector, SelectionKey.OP_READ);
+        idleStrategy = new SoftSelectorIdleStrategy(selector, IDLE_SPINS, TICK_MILLIS);
     }
 
     @Override
@@ -55,10 +64,14 @@ final class SoftProgressAgent implements Agent
     {
         final long now = System.nanoTime();
         int work = accept(now);
+        boolean timersToRun = !handshakes.isEmpty();
         for (final SoftQueuePair qp : device.queuePairs())
         {
             work += qp.driveIfIdle(now, IDLE_NANOS, selector);
+            timersToRun |= qp.idleSince(now, IDLE_NANOS);
         }
+        // the UD socket has no timers: the selector wakes the thread for its datagrams
+        idleStrategy.tickMillis(timersToRun ? TICK_MILLIS : APP_DRIVEN_TICK_MILLIS);
         final boolean udpIdle = device.udpIdleSince(now, IDLE_NANOS);
         final int udpInterest = udpIdle ? SelectionKey.OP_READ : 0;
         if (udpKey.interestOps() != udpInterest)
@@ -73,11 +86,11 @@ final class SoftProgressAgent implements Agent
     }
 
     /**
-     * @return the idle strategy that blocks in this agent's selector.
+     * @return the idle strategy that blocks in this agent's selector, its tick set by each duty cycle.
      */
     SoftSelectorIdleStrategy idleStrategy()
     {
-        return new SoftSelectorIdleStrategy(selector, IDLE_SPINS, TICK_MILLIS);
+        return idleStrategy;
     }
 
     @Override

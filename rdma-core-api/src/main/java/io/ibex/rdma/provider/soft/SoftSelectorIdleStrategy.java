@@ -19,7 +19,7 @@ final class SoftSelectorIdleStrategy implements IdleStrategy
 
     private final Selector selector;
     private final int maxSpins;
-    private final long tickMillis;
+    private long tickMillis;
     private int spins;
 
     /**
@@ -31,6 +31,16 @@ final class SoftSelectorIdleStrategy implements IdleStrategy
     {
         this.selector = selector;
         this.maxSpins = maxSpins;
+        this.tickMillis = tickMillis;
+    }
+
+    /**
+     * Sets the longest block from the next idle on; called by the agent on the same thread.
+     *
+     * @param tickMillis longest block, which bounds how late timers (RNR retry, ACK flush) run.
+     */
+    void tickMillis(final long tickMillis)
+    {
         this.tickMillis = tickMillis;
     }
 
