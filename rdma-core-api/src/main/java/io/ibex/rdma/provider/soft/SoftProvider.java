@@ -23,6 +23,8 @@ public final class SoftProvider implements RdmaProvider
     /** The automatic-choice priority: below any hardware provider. */
     public static final int PRIORITY = 10;
 
+    private static SoftDevice device;
+
     /**
      * Creates the provider; does no I/O (the device binds its endpoint on first use).
      */
@@ -53,16 +55,27 @@ public final class SoftProvider implements RdmaProvider
         return PRIORITY;
     }
 
+    /**
+     * Available unless the device cannot bind its endpoint (for example a bad {@code ibex.soft.address}).
+     */
     @Override
     public Availability availability()
     {
-        return Availability.yes("pure Java software device, always available");
+        try
+        {
+            device();
+            return Availability.yes("pure Java software device, always available");
+        }
+        catch (final RuntimeException ex)
+        {
+            return Availability.no(ex.getCause() == null ? ex.getMessage() : ex.getMessage() + ": " + ex.getCause());
+        }
     }
 
     @Override
     public List<Device> devices()
     {
-        return List.of(DeviceHolder.DEVICE);
+        return List.of(device());
     }
 
     @Override
@@ -71,9 +84,16 @@ public final class SoftProvider implements RdmaProvider
         return new SoftEventChannel(this);
     }
 
-    /** Binds the one device of the JVM when it is first needed. */
-    private static final class DeviceHolder
+    /**
+     * The one device of the JVM, bound when first needed. A failure to bind is thrown to every caller with
+     * its reason (a static holder would turn it into NoClassDefFoundError after the first).
+     */
+    private static synchronized SoftDevice device()
     {
-        static final SoftDevice DEVICE = new SoftDevice();
+        if (device == null)
+        {
+            device = new SoftDevice();
+        }
+        return device;
     }
 }
