@@ -1044,15 +1044,7 @@ final class SoftCmId implements CmId
     /** The IPv4 address of the soft device's data endpoint, which its GIDs encode. */
     private InetAddress endpointAddress()
     {
-        final int ip = SoftGidDescriptor.ipv4(channel.sharedContext().queryGid(1, 1));
-        try
-        {
-            return InetAddress.getByAddress(new byte[] {(byte)(ip >>> 24), (byte)(ip >>> 16), (byte)(ip >>> 8), (byte)ip});
-        }
-        catch (final UnknownHostException ex)
-        {
-            throw new IllegalStateException(ex); // four bytes never need a lookup
-        }
+        return SoftGidDescriptor.toSocketAddress(channel.sharedContext().queryGid(1, 1)).getAddress();
     }
 
     /** A wildcard stands for the endpoint address, or the loopback address of its family. */
