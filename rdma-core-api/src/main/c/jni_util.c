@@ -5,16 +5,71 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int errno_of(int err)
+{
+    int code = err < 0 ? -err : err;
+    return code == 0 ? EIO : code;
+}
+
 int ibex_throw_io(JNIEnv *env, const char *what, int err)
 {
     char message[256];
-    int code = err < 0 ? -err : err;
+    int code = errno_of(err); /* 0 means a verb failed without setting errno: report EIO */
 
-    if (code == 0) {
-        code = EIO; /* a verb that failed without setting errno */
-    }
     snprintf(message, sizeof(message), "%s: %s (errno %d)", what, strerror(code), code);
     ibex_throw_msg(env, message);
+    return -code;
+}
+
+int ibex_throw_verbs(JNIEnv *env, const char *what, int err)
+{
+    char message[256];
+    int code = errno_of(err);
+    jclass cls;
+    jmethodID init;
+    jstring text;
+    jobject exception;
+
+    if ((*env)->ExceptionCheck(env)) {
+        return -code;
+    }
+    snprintf(message, sizeof(message), "%s: %s", what, strerror(code));
+    cls = (*env)->FindClass(env, "io/ibex/rdma/verbs/VerbsException");
+    if (cls == NULL) {
+        return -code;
+    }
+    init = (*env)->GetMethodID(env, cls, "<init>", "(ILjava/lang/String;)V");
+    text = init == NULL ? NULL : (*env)->NewStringUTF(env, message);
+    exception = text == NULL ? NULL : (*env)->NewObject(env, cls, init, code, text);
+    if (exception != NULL) {
+        (*env)->Throw(env, (jthrowable)exception);
+    }
+    return -code;
+}
+
+int ibex_throw_post(JNIEnv *env, const char *what, int err, int bad_index)
+{
+    char message[256];
+    int code = errno_of(err);
+    jclass cls;
+    jmethodID init;
+    jstring text;
+    jobject exception;
+
+    if ((*env)->ExceptionCheck(env)) {
+        return -code;
+    }
+    snprintf(message, sizeof(message), "%s: %s (work request %d of the list)", what, strerror(code), bad_index);
+    cls = (*env)->FindClass(env, "io/ibex/rdma/verbs/PostException");
+    if (cls == NULL) {
+        return -code;
+    }
+    init = (*env)->GetMethodID(env, cls, "<init>", "(IILjava/lang/String;)V");
+    text = init == NULL ? NULL : (*env)->NewStringUTF(env, message);
+    exception = text == NULL ? NULL : (*env)->NewObject(env, cls, init, code, bad_index, text);
+    if (exception != NULL) {
+        (*env)->Throw(env, (jthrowable)exception);
+    }
     return -code;
 }
 

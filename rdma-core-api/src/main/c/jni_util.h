@@ -15,6 +15,15 @@
  */
 int ibex_throw_io(JNIEnv *env, const char *what, int err);
 
+/*
+ * For ibex's own JNI class: throws io.ibex.rdma.verbs.VerbsException(errno, "<what>: <strerror>").
+ * Returns -abs(err).
+ */
+int ibex_throw_verbs(JNIEnv *env, const char *what, int err);
+
+/* Throws io.ibex.rdma.verbs.PostException(errno, badIndex, "<what>: <strerror>"). Returns -abs(err). */
+int ibex_throw_post(JNIEnv *env, const char *what, int err, int bad_index);
+
 /* Throws java.io.IOException with the message as given. Returns -EINVAL. */
 int ibex_throw_msg(JNIEnv *env, const char *message);
 

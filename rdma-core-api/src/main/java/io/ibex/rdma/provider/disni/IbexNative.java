@@ -1,0 +1,480 @@
+package io.ibex.rdma.provider.disni;
+
+/**
+ * ibex's own JNI class: the verbs and rdma_cm calls DiSNI 2.1 lacks, implemented in the same
+ * {@code libdisni.so} that serves DiSNI's {@code NativeDispatcher} (sources in {@code src/main/c/ibex_*.c}).
+ *
+ * <p>Each method is one C call and nothing more: handles are the C pointers as {@code long}, struct
+ * contents cross as {@code long[]} in the order the index constants below name, and failures throw
+ * {@link io.ibex.rdma.verbs.VerbsException} with the errno ({@link io.ibex.rdma.verbs.PostException} for
+ * posts). The provider's Java checks handles, sizes and states before calling, so that misuse never reaches
+ * C; the C still refuses a null handle or a short array with an exception rather than crashing.
+ *
+ * <p>The hot path (post, poll) passes structs by address: Java writes {@code struct ibv_send_wr} /
+ * {@code ibv_recv_wr} images into a direct buffer and reads {@code struct ibv_wc} images back, at the offsets
+ * the {@code *Layout()} methods report from the C headers, as DiSNI does, so a post or a poll is one JNI
+ * call with no allocation.
+ */
+final class IbexNative
+{
+    /** The version {@link #version()} returns; bumped when any signature here changes. */
+    static final int VERSION = 1;
+
+    // ---- long[] indices for QP attributes (modifyQp) and AH attributes (createAh, cm UD events) ----
+    /** ibv_qp_attr.qp_state. */
+    static final int QP_STATE = 0;
+    /** ibv_qp_attr.cur_qp_state. */
+    static final int QP_CUR_STATE = 1;
+    /** ibv_qp_attr.path_mtu (enum ibv_mtu). */
+    static final int QP_PATH_MTU = 2;
+    /** ibv_qp_attr.qkey. */
+    static final int QP_QKEY = 3;
+    /** ibv_qp_attr.rq_psn. */
+    static final int QP_RQ_PSN = 4;
+    /** ibv_qp_attr.sq_psn. */
+    static final int QP_SQ_PSN = 5;
+    /** ibv_qp_attr.dest_qp_num. */
+    static final int QP_DEST_QP_NUM = 6;
+    /** ibv_qp_attr.qp_access_flags. */
+    static final int QP_ACCESS_FLAGS = 7;
+    /** ibv_qp_attr.pkey_index. */
+    static final int QP_PKEY_INDEX = 8;
+    /** ibv_qp_attr.port_num. */
+    static final int QP_PORT_NUM = 9;
+    /** ibv_qp_attr.max_rd_atomic. */
+    static final int QP_MAX_RD_ATOMIC = 10;
+    /** ibv_qp_attr.max_dest_rd_atomic. */
+    static final int QP_MAX_DEST_RD_ATOMIC = 11;
+    /** ibv_qp_attr.min_rnr_timer. */
+    static final int QP_MIN_RNR_TIMER = 12;
+    /** ibv_qp_attr.timeout. */
+    static final int QP_TIMEOUT = 13;
+    /** ibv_qp_attr.retry_cnt. */
+    static final int QP_RETRY_CNT = 14;
+    /** ibv_qp_attr.rnr_retry. */
+    static final int QP_RNR_RETRY = 15;
+    /** Where the ah_attr fields (AH_*) start inside a QP attribute array: ibv_qp_attr.ah_attr. */
+    static final int QP_AH = 16;
+    /** Length of a QP attribute array: the QP fields, then the AH fields. */
+    static final int QP_ATTR_LENGTH = QP_AH + 10;
+
+    /** ibv_ah_attr.dlid (index relative to the start of the AH fields). */
+    static final int AH_DLID = 0;
+    /** ibv_ah_attr.sl. */
+    static final int AH_SL = 1;
+    /** ibv_ah_attr.src_path_bits. */
+    static final int AH_SRC_PATH_BITS = 2;
+    /** ibv_ah_attr.static_rate. */
+    static final int AH_STATIC_RATE = 3;
+    /** ibv_ah_attr.is_global (0 or 1); the GRH's dgid travels as a separate byte[16]. */
+    static final int AH_IS_GLOBAL = 4;
+    /** ibv_ah_attr.port_num. */
+    static final int AH_PORT_NUM = 5;
+    /** ibv_ah_attr.grh.flow_label. */
+    static final int AH_FLOW_LABEL = 6;
+    /** ibv_ah_attr.grh.sgid_index. */
+    static final int AH_SGID_INDEX = 7;
+    /** ibv_ah_attr.grh.hop_limit. */
+    static final int AH_HOP_LIMIT = 8;
+    /** ibv_ah_attr.grh.traffic_class. */
+    static final int AH_TRAFFIC_CLASS = 9;
+    /** Length of a stand-alone AH attribute array. */
+    static final int AH_ATTR_LENGTH = 10;
+
+    // ---- long[] indices for the connection manager's last event on a channel (cmEventDetails) ----
+    /** rdma_cm_event.status (a negative errno, or a reject reason for REJECTED). */
+    static final int CM_STATUS = 0;
+    /** conn.responder_resources. */
+    static final int CM_RESPONDER_RESOURCES = 1;
+    /** conn.initiator_depth. */
+    static final int CM_INITIATOR_DEPTH = 2;
+    /** conn.retry_count. */
+    static final int CM_RETRY_COUNT = 3;
+    /** conn.rnr_retry_count. */
+    static final int CM_RNR_RETRY_COUNT = 4;
+    /** conn.qp_num, or ud.qp_num for UD events. */
+    static final int CM_QP_NUM = 5;
+    /** ud.qkey (UD events only, else 0). */
+    static final int CM_QKEY = 6;
+    /** 1 when the event carried UD parameters (ud.ah_attr is then at CM_AH). */
+    static final int CM_IS_UD = 7;
+    /** Where ud.ah_attr (AH_* fields) starts. */
+    static final int CM_AH = 8;
+    /** Length of a cm event detail array. */
+    static final int CM_EVENT_LENGTH = CM_AH + AH_ATTR_LENGTH;
+
+    // ---- long[] indices for rdma_conn_param (cmConnect, cmAccept) ----
+    /** responder_resources. */
+    static final int CONN_RESPONDER_RESOURCES = 0;
+    /** initiator_depth. */
+    static final int CONN_INITIATOR_DEPTH = 1;
+    /** flow_control. */
+    static final int CONN_FLOW_CONTROL = 2;
+    /** retry_count. */
+    static final int CONN_RETRY_COUNT = 3;
+    /** rnr_retry_count. */
+    static final int CONN_RNR_RETRY_COUNT = 4;
+    /** srq. */
+    static final int CONN_SRQ = 5;
+    /** qp_num (0: librdmacm takes it from the id's QP). */
+    static final int CONN_QP_NUM = 6;
+    /** Length of a connection parameter array. */
+    static final int CONN_LENGTH = 7;
+
+    // ---- int[] from the layout methods ----
+    /** sendWrLayout(): sizeof(struct ibv_send_wr), then the offsets named below, then the SGE's. */
+    static final int SWR_SIZE = 0;
+    /** offsetof wr_id. */
+    static final int SWR_WR_ID = 1;
+    /** offsetof next. */
+    static final int SWR_NEXT = 2;
+    /** offsetof sg_list. */
+    static final int SWR_SG_LIST = 3;
+    /** offsetof num_sge. */
+    static final int SWR_NUM_SGE = 4;
+    /** offsetof opcode. */
+    static final int SWR_OPCODE = 5;
+    /** offsetof send_flags. */
+    static final int SWR_SEND_FLAGS = 6;
+    /** offsetof imm_data (network byte order in C). */
+    static final int SWR_IMM_DATA = 7;
+    /** offsetof wr.rdma.remote_addr. */
+    static final int SWR_RDMA_REMOTE_ADDR = 8;
+    /** offsetof wr.rdma.rkey. */
+    static final int SWR_RDMA_RKEY = 9;
+    /** offsetof wr.atomic.remote_addr. */
+    static final int SWR_ATOMIC_REMOTE_ADDR = 10;
+    /** offsetof wr.atomic.compare_add. */
+    static final int SWR_ATOMIC_COMPARE_ADD = 11;
+    /** offsetof wr.atomic.swap. */
+    static final int SWR_ATOMIC_SWAP = 12;
+    /** offsetof wr.atomic.rkey. */
+    static final int SWR_ATOMIC_RKEY = 13;
+    /** offsetof wr.ud.ah. */
+    static final int SWR_UD_AH = 14;
+    /** offsetof wr.ud.remote_qpn. */
+    static final int SWR_UD_REMOTE_QPN = 15;
+    /** offsetof wr.ud.remote_qkey. */
+    static final int SWR_UD_REMOTE_QKEY = 16;
+    /** sizeof(struct ibv_sge). */
+    static final int SGE_SIZE = 17;
+    /** offsetof ibv_sge.addr. */
+    static final int SGE_ADDR = 18;
+    /** offsetof ibv_sge.length. */
+    static final int SGE_LENGTH = 19;
+    /** offsetof ibv_sge.lkey. */
+    static final int SGE_LKEY = 20;
+    /** Length of the sendWrLayout() array. */
+    static final int SWR_LAYOUT_LENGTH = 21;
+
+    /** recvWrLayout(): sizeof(struct ibv_recv_wr). */
+    static final int RWR_SIZE = 0;
+    /** offsetof wr_id. */
+    static final int RWR_WR_ID = 1;
+    /** offsetof next. */
+    static final int RWR_NEXT = 2;
+    /** offsetof sg_list. */
+    static final int RWR_SG_LIST = 3;
+    /** offsetof num_sge. */
+    static final int RWR_NUM_SGE = 4;
+    /** Length of the recvWrLayout() array. */
+    static final int RWR_LAYOUT_LENGTH = 5;
+
+    /** wcLayout(): sizeof(struct ibv_wc). */
+    static final int WC_SIZE = 0;
+    /** offsetof wr_id. */
+    static final int WC_WR_ID = 1;
+    /** offsetof status. */
+    static final int WC_STATUS = 2;
+    /** offsetof opcode. */
+    static final int WC_OPCODE = 3;
+    /** offsetof vendor_err. */
+    static final int WC_VENDOR_ERR = 4;
+    /** offsetof byte_len. */
+    static final int WC_BYTE_LEN = 5;
+    /** offsetof imm_data. */
+    static final int WC_IMM_DATA = 6;
+    /** offsetof qp_num. */
+    static final int WC_QP_NUM = 7;
+    /** offsetof src_qp. */
+    static final int WC_SRC_QP = 8;
+    /** offsetof wc_flags. */
+    static final int WC_WC_FLAGS = 9;
+    /** offsetof pkey_index. */
+    static final int WC_PKEY_INDEX = 10;
+    /** offsetof slid. */
+    static final int WC_SLID = 11;
+    /** offsetof sl. */
+    static final int WC_SL = 12;
+    /** offsetof dlid_path_bits. */
+    static final int WC_DLID_PATH_BITS = 13;
+    /** Length of the wcLayout() array. */
+    static final int WC_LAYOUT_LENGTH = 14;
+
+    private IbexNative()
+    {
+    }
+
+    /** @return {@link #VERSION} of the loaded library; the provider refuses a mismatch. */
+    static native int version();
+
+    // ---- devices (librdmacm's rdma_get_devices: the same ibv_context pointers rdma_cm ids report) ----
+
+    /** @return the open contexts of all RDMA devices, in rdma_get_devices order (kept open for the process). */
+    static native long[] contexts();
+
+    /**
+     * @param context an ibv_context*.
+     * @return ibv_get_device_name(context-&gt;device).
+     */
+    static native String deviceName(long context);
+
+    /**
+     * @param context an ibv_context*.
+     * @return ibv_device_attr.fw_ver.
+     */
+    static native String firmwareVersion(long context);
+
+    /**
+     * @param context an ibv_context*.
+     * @return ibv_query_device: the numeric members of struct ibv_device_attr in declaration order (fw_ver
+     *         omitted, GUIDs as in memory i.e. network byte order read as a little-endian long).
+     */
+    static native long[] queryDevice(long context);
+
+    /**
+     * @param context an ibv_context*.
+     * @param port    port number, from 1.
+     * @return ibv_query_port: the members of struct ibv_port_attr in declaration order.
+     */
+    static native long[] queryPort(long context, int port);
+
+    /**
+     * @param context an ibv_context*.
+     * @param port    port number.
+     * @param index   GID index.
+     * @return the 16 raw bytes of ibv_query_gid.
+     */
+    static native byte[] queryGid(long context, int port, int index);
+
+    /**
+     * @param context an ibv_context*.
+     * @param port    port number.
+     * @param index   GID index.
+     * @return ibv_query_gid_type: 0 IB/RoCE v1, 1 RoCE v2 (enum ibv_gid_type).
+     */
+    static native int queryGidType(long context, int port, int index);
+
+    /**
+     * Waits for one async event with poll(2) on the context's async fd, then gets and acks it.
+     *
+     * @param context   an ibv_context*.
+     * @param timeoutMs poll timeout, -1 forever.
+     * @param out       out[0] = the element: qp_num for QP events, the ibv_cq* for CQ events, the port for
+     *                  port events.
+     * @return enum ibv_event_type, or -1 on timeout.
+     */
+    static native int getAsyncEvent(long context, int timeoutMs, long[] out);
+
+    // ---- completion queues (a CQ without a channel, which DiSNI cannot create) ----
+
+    /**
+     * @param context ibv_context*.
+     * @param channel ibv_comp_channel*, or 0 for none.
+     * @param cqe     minimum entries.
+     * @param vector  completion vector.
+     * @return ibv_cq*.
+     */
+    static native long createCq(long context, long channel, int cqe, int vector);
+
+    /**
+     * @param cq ibv_cq*.
+     * @return the cqe the CQ really has (ibv_cq.cqe).
+     */
+    static native int cqEntries(long cq);
+
+    /**
+     * ibv_poll_cq into {@code wcAddress} (n structs of wcLayout()[WC_SIZE]).
+     *
+     * @param cq        ibv_cq*.
+     * @param n         maximum completions.
+     * @param wcAddress address of a direct buffer of n ibv_wc.
+     * @return completions written.
+     */
+    static native int pollCq(long cq, int n, long wcAddress);
+
+    /**
+     * @param cq            ibv_cq*.
+     * @param solicitedOnly ibv_req_notify_cq's solicited_only.
+     */
+    static native void reqNotifyCq(long cq, boolean solicitedOnly);
+
+    /**
+     * Waits for a completion event with poll(2) on the channel's fd, gets it and acks it.
+     *
+     * @param channel   ibv_comp_channel*.
+     * @param timeoutMs poll timeout, -1 forever.
+     * @return the ibv_cq* the event is for, or 0 on timeout.
+     */
+    static native long getCqEvent(long channel, int timeoutMs);
+
+    /**
+     * @param cq ibv_cq*, destroyed with ibv_destroy_cq.
+     */
+    static native void destroyCq(long cq);
+
+    // ---- queue pairs ----
+
+    /**
+     * ibv_create_qp, or rdma_create_qp when {@code cmId} is not 0 (the QP is then {@code id->qp}).
+     *
+     * @param cmId     rdma_cm_id*, or 0 for a QP set up out of band.
+     * @param pd       ibv_pd*.
+     * @param sendCq   ibv_cq*.
+     * @param recvCq   ibv_cq*.
+     * @param qpType   enum ibv_qp_type (2 RC, 3 UC, 4 UD).
+     * @param caps     in: max_send_wr, max_recv_wr, max_send_sge, max_recv_sge, max_inline_data; out: the
+     *                 capabilities the device granted, same order.
+     * @param sqSigAll sq_sig_all.
+     * @return ibv_qp*.
+     */
+    static native long createQp(long cmId, long pd, long sendCq, long recvCq, int qpType, int[] caps,
+        boolean sqSigAll);
+
+    /**
+     * @param qp ibv_qp*.
+     * @return qp-&gt;qp_num.
+     */
+    static native int qpNum(long qp);
+
+    /**
+     * ibv_modify_qp.
+     *
+     * @param qp   ibv_qp*.
+     * @param mask enum ibv_qp_attr_mask bits.
+     * @param attr QP_ATTR_LENGTH values at the QP_* and QP_AH + AH_* indices.
+     * @param dgid ah_attr.grh.dgid (16 bytes).
+     */
+    static native void modifyQp(long qp, int mask, long[] attr, byte[] dgid);
+
+    /**
+     * @param qp ibv_qp*: ibv_query_qp(IBV_QP_STATE).
+     * @return enum ibv_qp_state.
+     */
+    static native int queryQpState(long qp);
+
+    /**
+     * ibv_destroy_qp, or rdma_destroy_qp when {@code cmId} is not 0.
+     *
+     * @param cmId rdma_cm_id* the QP was created on, or 0.
+     * @param qp   ibv_qp*.
+     */
+    static native void destroyQp(long cmId, long qp);
+
+    /** @return sendWrLayout: SWR_LAYOUT_LENGTH sizes and offsets from the C headers. */
+    static native int[] sendWrLayout();
+
+    /** @return recvWrLayout: RWR_LAYOUT_LENGTH sizes and offsets. */
+    static native int[] recvWrLayout();
+
+    /** @return wcLayout: WC_LAYOUT_LENGTH sizes and offsets. */
+    static native int[] wcLayout();
+
+    /**
+     * ibv_post_send of the list starting at {@code wrAddress}. On failure throws PostException with the
+     * errno and the index of bad_wr in the list.
+     *
+     * @param qp        ibv_qp*.
+     * @param wrAddress address of the first struct ibv_send_wr.
+     */
+    static native void postSend(long qp, long wrAddress);
+
+    /**
+     * ibv_post_recv, as {@link #postSend}.
+     *
+     * @param qp        ibv_qp*.
+     * @param wrAddress address of the first struct ibv_recv_wr.
+     */
+    static native void postRecv(long qp, long wrAddress);
+
+    // ---- address handles ----
+
+    /**
+     * ibv_create_ah.
+     *
+     * @param pd   ibv_pd*.
+     * @param ah   AH_ATTR_LENGTH values at the AH_* indices.
+     * @param dgid grh.dgid (16 bytes).
+     * @return ibv_ah*.
+     */
+    static native long createAh(long pd, long[] ah, byte[] dgid);
+
+    /**
+     * @param ah ibv_ah*, destroyed.
+     */
+    static native void destroyAh(long ah);
+
+    // ---- rdma_cm additions (the channel handle is the one DiSNI's _createEventChannel returned) ----
+
+    /**
+     * rdma_create_id2 honouring the port space and QP type (RDMA_PS_IB with IBV_QPT_UC gives UC).
+     *
+     * @param channel   event channel handle.
+     * @param portSpace enum rdma_port_space.
+     * @param qpType    enum ibv_qp_type.
+     * @return rdma_cm_id*.
+     */
+    static native long cmCreateId(long channel, int portSpace, int qpType);
+
+    /**
+     * What the last event DiSNI's {@code _getCmEvent} returned on this channel carried (the native keeps a
+     * copy because DiSNI acks at once).
+     *
+     * @param channel     event channel handle.
+     * @param out         CM_EVENT_LENGTH values at the CM_* indices (AH fields at CM_AH).
+     * @param dgid        the UD ah_attr's dgid (16 bytes), written when CM_IS_UD.
+     * @param privateData receives the private data (at most 256 bytes).
+     * @return the private data length.
+     */
+    static native int cmEventDetails(long channel, long[] out, byte[] dgid, byte[] privateData);
+
+    /**
+     * rdma_connect with all of rdma_conn_param.
+     *
+     * @param cmId        rdma_cm_id*.
+     * @param param       CONN_LENGTH values at the CONN_* indices.
+     * @param privateData private data, or null.
+     */
+    static native void cmConnect(long cmId, long[] param, byte[] privateData);
+
+    /**
+     * rdma_accept with all of rdma_conn_param (DiSNI passes no private data on accept).
+     *
+     * @param cmId        rdma_cm_id*.
+     * @param param       CONN_LENGTH values.
+     * @param privateData private data, or null.
+     */
+    static native void cmAccept(long cmId, long[] param, byte[] privateData);
+
+    /**
+     * rdma_reject.
+     *
+     * @param cmId        rdma_cm_id*.
+     * @param privateData private data, or null.
+     */
+    static native void cmReject(long cmId, byte[] privateData);
+
+    /**
+     * @param cmId rdma_cm_id*.
+     * @return id-&gt;port_num.
+     */
+    static native int cmPortNum(long cmId);
+
+    /**
+     * @param cmId   rdma_cm_id*.
+     * @param remote the destination (rdma_get_peer_addr) rather than the source (rdma_get_local_addr).
+     * @return the sockaddr bytes: family (2 bytes, host order), port (2 bytes, network order), then 4 or 16
+     *         address bytes; empty when unset.
+     */
+    static native byte[] cmAddress(long cmId, boolean remote);
+}
