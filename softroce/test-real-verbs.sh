@@ -1,0 +1,43 @@
+#!/bin/bash
+# The real-verbs tests: builds on the host, then in ONE Soft-RoCE guest boot runs
+#   1. the conformance suite and the tests tagged "verbs" on the disni provider over rxe0, with kernel
+#      resource hygiene checked after every test (io.ibex.rdma.hygiene.KernelResourceHygiene);
+#   2. every interop pair in softroce/interop/*.sh (ibex against the rdma-core/librdmacm C tools), with
+#      `rdma resource show` back at its baseline after each script.
+# usage: softroce/test-real-verbs.sh [-n] [JUNIT-CONSOLE-SELECTORS...]
+#   -n  skip the Maven build (reuse target/ from a previous build)
+#   selectors default to the whole set, e.g. --select-class io.ibex.rdma.conformance.RcOpcodesTest
+# environment: IBEX_INTEROP (glob of interop scripts, default softroce/interop/*.sh; empty = none)
+# exit code: 0 when everything passed; the guest harness's 124/125 on timeout/setup failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+readonly OUT=target/real-verbs
+# JUnit's console launcher, matching the junit-jupiter version the root pom manages (5.10.x = 1.10.x).
+readonly CONSOLE_VERSION=1.10.2
+
+build=1
+if [ "${1:-}" = "-n" ]; then build=0; shift; fi
+
+mkdir -p "$OUT"
+if [ $build = 1 ]; then
+    echo "--- host: mvn package (no tests), classpath, JUnit console launcher"
+    mvn -q -B package -DskipTests
+    mvn -q -B dependency:build-classpath -Dmdep.outputFile="$PWD/$OUT/classpath" -Dmdep.includeScope=test \
+        -pl rdma-core-api
+    mvn -q -B dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:$CONSOLE_VERSION \
+        -DoutputDirectory="$PWD/$OUT"
+fi
+[ -f rdma-core-api/target/native/libdisni.so ] || {
+    echo "test-real-verbs: rdma-core-api/target/native/libdisni.so was not built (install libibverbs-dev librdmacm-dev)" >&2
+    exit 1
+}
+
+selectors=("$@")
+[ ${#selectors[@]} -gt 0 ] || selectors=(--select-package io.ibex.rdma.conformance
+                                         --select-package io.ibex.rdma.provider.disni)
+printf '%q ' "${selectors[@]}" > "$OUT/selectors"
+echo "${IBEX_INTEROP-softroce/interop/*.sh}" > "$OUT/interop"
+
+echo "--- guest: real verbs on rxe0"
+exec softroce/run-in-guest.sh -t "${SOFTROCE_TIMEOUT:-2400}" -- bash softroce/real-verbs-guest.sh "$OUT"
