@@ -417,11 +417,19 @@ final class IbexNative
     // ---- rdma_cm additions (the channel handle is the one DiSNI's _createEventChannel returned) ----
 
     /**
-     * rdma_create_id2 honouring the port space and QP type (RDMA_PS_IB with IBV_QPT_UC gives UC).
+     * rdma_create_id honouring the port space (DiSNI's {@code _createId} does too, in this library).
+     *
+     * <p>librdmacm 44 exports no rdma_create_id2, and rdma_create_id types the kernel id from the port space
+     * alone: UD for RDMA_PS_UDP and RDMA_PS_IPOIB, RC for RDMA_PS_TCP and RDMA_PS_IB. {@code qpType} must be
+     * that type, with one exception: RDMA_PS_IB with IBV_QPT_UC is accepted and gives an RC-typed id. UC over
+     * rdma_cm is therefore NOT supported: such an id binds, resolves address and route (device, port, GIDs) and
+     * can own a UC QP made by {@link #createQp}, but rdma_connect/rdma_accept would move that QP with RC
+     * attributes, which a UC QP refuses; connect a UC QP out of band with {@link #modifyQp}. Any other
+     * combination throws VerbsException(EINVAL).
      *
      * @param channel   event channel handle.
      * @param portSpace enum rdma_port_space.
-     * @param qpType    enum ibv_qp_type.
+     * @param qpType    enum ibv_qp_type: the type the port space implies, or IBV_QPT_UC with RDMA_PS_IB.
      * @return rdma_cm_id*.
      */
     static native long cmCreateId(long channel, int portSpace, int qpType);
@@ -433,8 +441,9 @@ final class IbexNative
      * @param channel     event channel handle.
      * @param out         CM_EVENT_LENGTH values at the CM_* indices (AH fields at CM_AH).
      * @param dgid        the UD ah_attr's dgid (16 bytes), written when CM_IS_UD.
-     * @param privateData receives the private data (at most 256 bytes).
-     * @return the private data length.
+     * @param privateData receives the private data (at most 255 bytes; what does not fit is dropped).
+     * @return the private data length the event carried (for IB/RoCE the CM message's whole private data
+     *         field, so it may exceed what the peer passed).
      */
     static native int cmEventDetails(long channel, long[] out, byte[] dgid, byte[] privateData);
 
