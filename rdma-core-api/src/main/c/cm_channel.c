@@ -67,6 +67,18 @@ int cm_id_live(struct rdma_cm_id *id)
     return found;
 }
 
+int cm_channel_ids(struct cm_channel *channel)
+{
+    int count = 0;
+
+    pthread_mutex_lock(&live_lock);
+    for (size_t i = 0; i < live_count; i++) {
+        count += live_ids[i]->channel == channel->events; /* live, so safe to read */
+    }
+    pthread_mutex_unlock(&live_lock);
+    return count;
+}
+
 struct cm_channel *cm_channel_create(void)
 {
     struct cm_channel *channel = calloc(1, sizeof(*channel));

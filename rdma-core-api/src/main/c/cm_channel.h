@@ -52,6 +52,9 @@ void cm_channel_last(struct cm_channel *channel, struct cm_event_copy *out);
 /* rdma_create_id on the channel with the port space; the id is tracked as live. Returns 0 or -errno. */
 int cm_channel_create_id(struct cm_channel *channel, enum rdma_port_space ps, struct rdma_cm_id **id);
 
+/* How many live ids report on the channel: destroying it under them would leave them a freed channel. */
+int cm_channel_ids(struct cm_channel *channel);
+
 /* Nonzero when id was created here and not destroyed yet. */
 int cm_id_live(struct rdma_cm_id *id);
 

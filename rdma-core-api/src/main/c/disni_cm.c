@@ -63,9 +63,18 @@ JNIEXPORT jlong JNICALL DISNI(createEventChannel)(JNIEnv *env, jobject self UNUS
 JNIEXPORT jint JNICALL DISNI(destroyEventChannel)(JNIEnv *env, jobject self UNUSED, jlong handle)
 {
     struct cm_channel *channel = usable_channel(env, handle, "rdma_destroy_event_channel");
+    int ids;
 
     if (channel == NULL) {
         return -EINVAL;
+    }
+    ids = cm_channel_ids(channel);
+    if (ids > 0) {
+        char message[160];
+
+        snprintf(message, sizeof(message), "rdma_destroy_event_channel: %d rdma_cm id(s) still report on the "
+            "channel; destroy them first", ids);
+        return ibex_throw_msg(env, message);
     }
     cm_channel_destroy(channel);
     return 0;

@@ -436,7 +436,9 @@ final class IbexNative
 
     /**
      * What the last event DiSNI's {@code _getCmEvent} returned on this channel carried (the native keeps a
-     * copy because DiSNI acks at once).
+     * copy because DiSNI acks at once). UD parameters come with CONNECT_REQUEST, ESTABLISHED and
+     * MULTICAST_JOIN on ids of the UDP or IPoIB port space; every other event carries conn parameters. Throws
+     * VerbsException(EINVAL) before the channel's first event.
      *
      * @param channel     event channel handle.
      * @param out         CM_EVENT_LENGTH values at the CM_* indices (AH fields at CM_AH).

@@ -155,6 +155,10 @@ class DisniCmDetailsTest
             assertTrue(uc != 0, "RDMA_PS_IB with UC gives an id");
             final byte[] unset = IbexNative.cmAddress(uc, false);
             assertEquals(0, unset.length, "no address before bind or resolve");
+            DisniPeer.dispatcher()._bindAddr(uc, MemoryUtils.getAddress(sockaddrIn(DisniPeer.ADDRESS, 0)));
+            assertEquals(1, IbexNative.cmPortNum(uc), "the UC id binds to rxe0's port");
+            assertArrayEquals(InetAddress.getByName(DisniPeer.ADDRESS).getAddress(),
+                Arrays.copyOfRange(IbexNative.cmAddress(uc, false), 4, 8), "its local address");
             assertEquals(0, DisniPeer.dispatcher()._destroyCmId(uc));
             assertThrows(VerbsException.class, () -> IbexNative.cmPortNum(uc), "a destroyed id is refused");
         }

@@ -157,6 +157,18 @@ class DisniMisuseTest
     }
 
     @Test
+    void aChannelWithLiveIdsIsNotDestroyed() throws Exception
+    {
+        final NativeDispatcher d = DisniPeer.dispatcher();
+        final long channel = d._createEventChannel();
+        final long id = d._createId(channel, TCP);
+        final IOException busy = assertThrows(IOException.class, () -> d._destroyEventChannel(channel));
+        assertTrue(busy.getMessage().contains("1 rdma_cm id(s) still report"), busy.getMessage());
+        assertEquals(0, d._destroyCmId(id));
+        assertEquals(0, d._destroyEventChannel(channel));
+    }
+
+    @Test
     void modifyQpNeedsRealAttributesAndAppliesThem() throws Exception
     {
         try (DisniPeer peer = new DisniPeer())
