@@ -193,6 +193,20 @@ class DisniMisuseTest
         }
     }
 
+    @Test
+    void prefetchWithoutOnDemandPagingThrows() throws Exception
+    {
+        try (DisniPeer peer = new DisniPeer())
+        {
+            final RdmaCmId id = peer.createId(TCP);
+            id.bindAddr(new InetSocketAddress(InetAddress.getByName(DisniPeer.ADDRESS), 0));
+            final DisniPeer.Endpoint endpoint = peer.endpoint(id, IbvQP.IBV_QPT_RC);
+            final int odp = endpoint.context.queryOdpSupport();
+            assertThrows(IOException.class, () -> endpoint.mr.expPrefetchMr(endpoint.mr.getAddr(), 64),
+                "ibv_advise_mr on an MR registered without IBV_ACCESS_ON_DEMAND (device RC ODP caps " + odp + ")");
+        }
+    }
+
     /** The library still works after the misuse: a fresh resolution succeeds. */
     private static void resolveWorksAfterwards(final DisniPeer peer, final RdmaCmId id) throws IOException
     {

@@ -250,7 +250,7 @@ final class DisniPeer implements AutoCloseable
                 id.destroyQP();
             }
         });
-        return new Endpoint(id, cq, qp, mr, buffer);
+        return new Endpoint(id, context, pd, compChannel, cq, qp, mr, buffer);
     }
 
     @Override
@@ -285,16 +285,24 @@ final class DisniPeer implements AutoCloseable
     static final class Endpoint
     {
         final RdmaCmId id;
+        final IbvContext context;
+        final IbvPd pd;
+        final IbvCompChannel compChannel;
+        final IbvCQ cq;
         final IbvQP qp;
         final IbvMr mr;
         final ByteBuffer buffer;
         private final IbvWC[] wcs = {new IbvWC()};
         private final SVCPollCq poll;
 
-        private Endpoint(final RdmaCmId id, final IbvCQ cq, final IbvQP qp, final IbvMr mr, final ByteBuffer buffer)
-            throws IOException
+        private Endpoint(final RdmaCmId id, final IbvContext context, final IbvPd pd, final IbvCompChannel compChannel,
+            final IbvCQ cq, final IbvQP qp, final IbvMr mr, final ByteBuffer buffer) throws IOException
         {
             this.id = id;
+            this.context = context;
+            this.pd = pd;
+            this.compChannel = compChannel;
+            this.cq = cq;
             this.qp = qp;
             this.mr = mr;
             this.buffer = buffer;

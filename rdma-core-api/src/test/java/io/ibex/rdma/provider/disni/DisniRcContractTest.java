@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The contract of libdisni.so as DiSNI 2.1's own Java classes use it: a client and a server in one JVM connect
@@ -65,11 +66,22 @@ class DisniRcContractTest
             server.await(EventType.RDMA_CM_EVENT_ESTABLISHED);
             assertEquals(bound.getPort(), ((InetSocketAddress)connector.getDestination()).getPort(), "peer port");
 
+            assertTrue(active.context.getNumCompVectors() >= 1, "completion vectors");
+            assertTrue(active.context.getCmd_fd() >= 0, "command fd");
+            assertTrue(active.pd.getHandle() >= 0, "PD handle");
+            assertTrue(active.qp.getQp_num() > 1, "QP number (0 and 1 are the special QPs)");
+
+            // The client sleeps on its completion channel, as DiSNI's CQ processor does.
+            assertFalse(active.compChannel.getCqEvent(active.cq, 10), "no completion event yet");
+            active.cq.reqNotification(false).execute().free();
+
             // SEND: the server tells the client where to write, as applications exchange buffer keys.
             passive.buffer.putLong(SEND_OFFSET, passive.mr.getAddr() + WRITE_OFFSET).putInt(SEND_OFFSET + 8,
                 passive.mr.getRkey());
             passive.postSend(2, IbvSendWR.IBV_WR_SEND, SEND_OFFSET, 12, 0, 0);
             assertSuccess(passive.awaitCompletion(), 2);
+            assertTrue(active.compChannel.getCqEvent(active.cq, 10_000), "completion event for the receive");
+            assertEquals(0, active.cq.ackEvents(1), "acked inside getCqEvent already");
             final IbvWC received = active.awaitCompletion();
             assertSuccess(received, 1);
             assertEquals(12, received.getByte_len(), "received bytes");
