@@ -423,8 +423,9 @@ final class IbexNative
      * alone: UD for RDMA_PS_UDP and RDMA_PS_IPOIB, RC for RDMA_PS_TCP and RDMA_PS_IB. {@code qpType} must be
      * that type, with one exception: RDMA_PS_IB with IBV_QPT_UC is accepted and gives an RC-typed id. UC over
      * rdma_cm is therefore NOT supported: such an id binds, resolves address and route (device, port, GIDs) and
-     * can own a UC QP made by {@link #createQp}, but rdma_connect/rdma_accept would move that QP with RC
-     * attributes, which a UC QP refuses; connect a UC QP out of band with {@link #modifyQp}. Any other
+     * can own a UC QP made by {@link #createQp}, but rdma_cm moves that QP with RC attributes, which a UC QP
+     * refuses (rdma_accept fails with EINVAL, as the guest tests show); connect a UC QP out of band with
+     * {@link #modifyQp}. Any other
      * combination throws VerbsException(EINVAL).
      *
      * @param channel   event channel handle.

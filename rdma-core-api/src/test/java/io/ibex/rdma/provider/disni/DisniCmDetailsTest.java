@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.disni;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -164,6 +165,30 @@ class DisniCmDetailsTest
         }
     }
 
+    @Test
+    void ucQpCannotBeConnectedThroughRdmaCm() throws Exception
+    {
+        try (DisniPeer server = new DisniPeer(); DisniPeer client = new DisniPeer())
+        {
+            final RdmaCmId listener = server.createId((short)RDMA_PS_IB);
+            listener.bindAddr(new InetSocketAddress(InetAddress.getByName(DisniPeer.ADDRESS), 0));
+            listener.listen(4);
+            final RdmaCmId connector = client.own(DisniPeer.id(client.channel,
+                IbexNative.cmCreateId(DisniPeer.handle(client.channel), RDMA_PS_IB, IBV_QPT_UC)));
+            client.resolve(connector, (InetSocketAddress)listener.getSource());
+            client.endpoint(connector, (byte)IBV_QPT_UC);
+            connector.connect(new RdmaConnParam());
+
+            final RdmaCmId request = server.own(server.await(EventType.RDMA_CM_EVENT_CONNECT_REQUEST).getConnIdPriv());
+            server.endpoint(request, (byte)IBV_QPT_UC);
+            final IOException refused = assertThrows(IOException.class, () -> request.accept(new RdmaConnParam()),
+                "the RC-typed id moves the UC QP to RTR with RC attributes");
+            assertTrue(refused.getMessage().contains("Invalid argument"), refused.getMessage());
+            IbexNative.cmReject(DisniPeer.handle(request), null);
+            client.await(EventType.RDMA_CM_EVENT_REJECTED);
+        }
+    }
+
     private static void assertPrivateData(final byte[] expected, final DisniPeer peer)
     {
         final byte[] data = new byte[256];
@@ -178,7 +203,8 @@ class DisniCmDetailsTest
     {
         final ByteBuffer sockaddr = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder());
         sockaddr.putShort(0, (short)2 /* AF_INET */);
-        sockaddr.order(ByteOrder.BIG_ENDIAN).putShort(2, (short)port).put(4, InetAddress.getByName(address).getAddress());
+        sockaddr.order(ByteOrder.BIG_ENDIAN).putShort(2, (short)port);
+        sockaddr.put(4, InetAddress.getByName(address).getAddress());
         return sockaddr;
     }
 }

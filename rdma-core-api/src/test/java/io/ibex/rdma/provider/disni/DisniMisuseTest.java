@@ -15,8 +15,9 @@ import com.ibm.disni.verbs.RdmaCmEvent.EventType;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaConnParam;
 import com.ibm.disni.verbs.RdmaVerbs;
-import com.ibm.disni.verbs.impl.RdmaVerbsNat;
 import com.ibm.disni.verbs.impl.NativeDispatcher;
+import com.ibm.disni.verbs.impl.RdmaVerbsNat;
+import io.ibex.rdma.verbs.VerbsException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -97,7 +98,7 @@ class DisniMisuseTest
         for (int i = 0; i < calls.size(); i++)
         {
             final Throwable thrown = assertThrows(Exception.class, calls.get(i), "call " + i + " with null handles");
-            assertTrue(thrown instanceof IOException || thrown instanceof io.ibex.rdma.verbs.VerbsException,
+            assertTrue(thrown instanceof IOException || thrown instanceof VerbsException,
                 "call " + i + " threw " + thrown);
         }
         assertEquals(32, d._getVersion(), "the library still answers");
@@ -177,7 +178,8 @@ class DisniMisuseTest
             id.bindAddr(new InetSocketAddress(InetAddress.getByName(DisniPeer.ADDRESS), 0));
             final DisniPeer.Endpoint endpoint = peer.endpoint(id, IbvQP.IBV_QPT_RC);
             final IOException none = assertThrows(IOException.class,
-                () -> ((RdmaVerbsNat)RdmaVerbs.open()).modifyQP(endpoint.qp, null), "DiSNI's Java passes no attributes");
+                () -> ((RdmaVerbsNat)RdmaVerbs.open()).modifyQP(endpoint.qp, null),
+                "DiSNI's Java passes no attributes");
             assertTrue(none.getMessage().contains("no attributes"), none.getMessage());
 
             // struct disni_modify_qp: int mask, int reserved, struct ibv_qp_attr (qp_state first).
@@ -203,7 +205,7 @@ class DisniMisuseTest
             final DisniPeer.Endpoint endpoint = peer.endpoint(id, IbvQP.IBV_QPT_RC);
             final int odp = endpoint.context.queryOdpSupport();
             assertThrows(IOException.class, () -> endpoint.mr.expPrefetchMr(endpoint.mr.getAddr(), 64),
-                "ibv_advise_mr on an MR registered without IBV_ACCESS_ON_DEMAND (device RC ODP caps " + odp + ")");
+                "ibv_advise_mr on an MR registered without on-demand paging (device RC ODP caps " + odp + ")");
         }
     }
 

@@ -95,6 +95,21 @@ final class DisniPeer implements AutoCloseable
     }
 
     /**
+     * @param channel the channel the id reports on.
+     * @param handle  an rdma_cm id made natively (IbexNative.cmCreateId).
+     * @return DiSNI's Java object for it, known to the channel so that its events name it.
+     * @throws ReflectiveOperationException if DiSNI's class changed.
+     * @throws IOException never (DiSNI's constructor declares it).
+     */
+    static RdmaCmId id(final RdmaEventChannel channel, final long handle)
+        throws ReflectiveOperationException, IOException
+    {
+        final NatCmaIdPrivate id = new NatCmaIdPrivate(handle, channel, dispatcher());
+        ((NatRdmaEventChannel)channel).addCmId(id);
+        return id;
+    }
+
+    /**
      * @param channel a DiSNI event channel.
      * @return its native handle.
      */
