@@ -1,6 +1,6 @@
 #!/bin/bash
 # The real-verbs tests: builds on the host, then in ONE Soft-RoCE guest boot runs
-#   1. the conformance suite and the tests tagged "verbs" on the disni provider over rxe0, with kernel
+#   1. the tests tagged "verbs" (DiSNI's own classes over libdisni.so on rxe0), with kernel
 #      resource hygiene checked after every test (io.ibex.rdma.hygiene.KernelResourceHygiene);
 #   2. every interop pair in softroce/interop/*.sh (ibex against the rdma-core/librdmacm C tools), with
 #      `rdma resource show` back at its baseline after each script.
@@ -34,8 +34,7 @@ fi
 }
 
 selectors=("$@")
-[ ${#selectors[@]} -gt 0 ] || selectors=(--select-package io.ibex.rdma.conformance
-                                         --select-package io.ibex.rdma.provider.disni)
+[ ${#selectors[@]} -gt 0 ] || selectors=(--select-package io.ibex.rdma.provider.disni)
 printf '%q ' "${selectors[@]}" > "$OUT/selectors"
 echo "${IBEX_INTEROP-softroce/interop/*.sh}" > "$OUT/interop"
 
