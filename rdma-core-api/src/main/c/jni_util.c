@@ -87,7 +87,8 @@ int ibex_throw_msg(JNIEnv *env, const char *message)
     return -EINVAL;
 }
 
-int ibex_null_handle(JNIEnv *env, jlong handle, const char *what)
+/* The one wording of a null handle, for both exception types. */
+static int null_handle(JNIEnv *env, jlong handle, const char *what, int verbs)
 {
     char message[160];
 
@@ -95,6 +96,20 @@ int ibex_null_handle(JNIEnv *env, jlong handle, const char *what)
         return 0;
     }
     snprintf(message, sizeof(message), "%s: null handle (closed or never created)", what);
-    ibex_throw_msg(env, message);
+    if (verbs) {
+        ibex_throw_verbs(env, message, EINVAL);
+    } else {
+        ibex_throw_msg(env, message);
+    }
     return 1;
+}
+
+int ibex_null_handle(JNIEnv *env, jlong handle, const char *what)
+{
+    return null_handle(env, handle, what, 0);
+}
+
+int ibex_null_verbs(JNIEnv *env, jlong handle, const char *what)
+{
+    return null_handle(env, handle, what, 1);
 }
