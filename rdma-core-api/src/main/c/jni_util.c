@@ -59,7 +59,8 @@ int ibex_throw_post(JNIEnv *env, const char *what, int err, int bad_index)
     if ((*env)->ExceptionCheck(env)) {
         return -code;
     }
-    snprintf(message, sizeof(message), "%s: %s (work request %d of the list)", what, strerror(code), bad_index);
+    /* PostException's constructor appends the index and the errno */
+    snprintf(message, sizeof(message), "%s: %s", what, strerror(code));
     cls = (*env)->FindClass(env, "io/ibex/rdma/verbs/PostException");
     if (cls == NULL) {
         return -code;

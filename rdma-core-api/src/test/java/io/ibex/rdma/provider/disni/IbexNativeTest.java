@@ -2,7 +2,6 @@ package io.ibex.rdma.provider.disni;
 
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
