@@ -461,15 +461,18 @@ final class IbexNative
     // ---- queue pairs ----
 
     /**
-     * ibv_create_qp, or rdma_create_qp when {@code cmId} is not 0 (the QP is then {@code id->qp}).
+     * ibv_create_qp, or rdma_create_qp when {@code cmId} is not 0 (the QP is then {@code id->qp}). The id must
+     * be live and have a device, and the PD be on that device (librdmacm refuses another with EINVAL);
+     * rdma_create_qp moves the new QP on at once: a connected QP to INIT (as the guest tests show), a UD QP
+     * to RTS.
      *
      * @param cmId     rdma_cm_id*, or 0 for a QP set up out of band.
      * @param pd       ibv_pd*.
      * @param sendCq   ibv_cq*.
      * @param recvCq   ibv_cq*.
      * @param qpType   enum ibv_qp_type (2 RC, 3 UC, 4 UD).
-     * @param caps     in: max_send_wr, max_recv_wr, max_send_sge, max_recv_sge, max_inline_data; out: the
-     *                 capabilities the device granted, same order.
+     * @param caps     5 values, in: max_send_wr, max_recv_wr, max_send_sge, max_recv_sge, max_inline_data;
+     *                 out: the capabilities the device granted, same order.
      * @param sqSigAll sq_sig_all.
      * @return ibv_qp*.
      */
@@ -499,7 +502,8 @@ final class IbexNative
     static native int queryQpState(long qp);
 
     /**
-     * ibv_destroy_qp, or rdma_destroy_qp when {@code cmId} is not 0.
+     * ibv_destroy_qp, or rdma_destroy_qp when {@code cmId} is not 0; with an id, a {@code qp} that is not
+     * {@code id->qp} (another QP, or one destroyed already) throws VerbsException(EINVAL).
      *
      * @param cmId rdma_cm_id* the QP was created on, or 0.
      * @param qp   ibv_qp*.

@@ -1,9 +1,13 @@
 package io.ibex.rdma.provider.disni;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
+import com.ibm.disni.verbs.RdmaCm;
+import com.ibm.disni.verbs.RdmaCmId;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.Mtu;
 import io.ibex.rdma.verbs.PostException;
@@ -101,6 +105,28 @@ class IbexNativeQpTest
         assertEquals(QpState.RTS.value(), IbexNative.queryQpState(qp));
     }
 
+    /**
+     * Moves a UD QP from RESET to RTS with {@link #QKEY}.
+     *
+     * @param qp a UD QP in RESET.
+     * @return its qp_num.
+     */
+    private static int toRts(final long qp)
+    {
+        final long[] attr = new long[IbexNative.QP_ATTR_LENGTH];
+        attr[IbexNative.QP_STATE] = QpState.INIT.value();
+        attr[IbexNative.QP_PORT_NUM] = PORT;
+        attr[IbexNative.QP_QKEY] = QKEY;
+        IbexNative.modifyQp(qp, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.QKEY, attr,
+            NO_GID);
+        attr[IbexNative.QP_STATE] = QpState.RTR.value();
+        IbexNative.modifyQp(qp, QpAttrMask.STATE, attr, NO_GID);
+        attr[IbexNative.QP_STATE] = QpState.RTS.value();
+        IbexNative.modifyQp(qp, QpAttrMask.STATE | QpAttrMask.SQ_PSN, attr, NO_GID);
+        assertEquals(QpState.RTS.value(), IbexNative.queryQpState(qp));
+        return IbexNative.qpNum(qp);
+    }
+
     private static void assertCompletion(final NativeVerbs.Completion wc, final long wrId, final WcOpcode opcode,
         final long qp)
     {
@@ -117,7 +143,8 @@ class IbexNativeQpTest
         {
             final int[] caps = caps();
             final long a = v.qp(QpType.RC.value(), caps);
-            assertTrue(caps[0] >= 8 && caps[1] >= 8 && caps[2] >= 1 && caps[3] >= 1, "granted " + Arrays.toString(caps));
+            assertTrue(caps[0] >= 8 && caps[1] >= 8 && caps[2] >= 1 && caps[3] >= 1,
+                "granted " + Arrays.toString(caps));
             final long b = v.qp(QpType.RC.value(), caps());
             assertEquals(QpState.RESET.value(), IbexNative.queryQpState(a));
             connectRc(a, IbexNative.qpNum(b));
@@ -187,18 +214,7 @@ class IbexNativeQpTest
         try (NativeVerbs v = new NativeVerbs(context))
         {
             final long qp = v.qp(QpType.UD.value(), caps());
-            final int qpn = IbexNative.qpNum(qp);
-            final long[] attr = new long[IbexNative.QP_ATTR_LENGTH];
-            attr[IbexNative.QP_STATE] = QpState.INIT.value();
-            attr[IbexNative.QP_PORT_NUM] = PORT;
-            attr[IbexNative.QP_QKEY] = QKEY;
-            IbexNative.modifyQp(qp, QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT | QpAttrMask.QKEY,
-                attr, NO_GID);
-            attr[IbexNative.QP_STATE] = QpState.RTR.value();
-            IbexNative.modifyQp(qp, QpAttrMask.STATE, attr, NO_GID);
-            attr[IbexNative.QP_STATE] = QpState.RTS.value();
-            IbexNative.modifyQp(qp, QpAttrMask.STATE | QpAttrMask.SQ_PSN, attr, NO_GID);
-            assertEquals(QpState.RTS.value(), IbexNative.queryQpState(qp));
+            final int qpn = toRts(qp);
 
             final long ah = v.ah(ahToSelf(), gid);
             final byte[] datagram = "a datagram to myself".getBytes(StandardCharsets.US_ASCII);
@@ -216,6 +232,69 @@ class IbexNativeQpTest
             assertEquals(qpn, recv.srcQp(), "src_qp names the sender");
             assertTrue((recv.wcFlags() & WcFlags.GRH) != 0, "RoCE datagrams carry a GRH: " + recv);
             assertArrayEquals(datagram, bytes(v, 2048 + GRH_BYTES, datagram.length));
+        }
+    }
+
+    @Test
+    void completionEventNamesTheCq() throws Exception
+    {
+        final var dispatcher = DisniPeer.dispatcher();
+        final long channel = dispatcher._createCompChannel(context);
+        try (NativeVerbs v = new NativeVerbs(context))
+        {
+            final long recvCq = IbexNative.createCq(context, channel, 4, 0);
+            try
+            {
+                final long qp = IbexNative.createQp(0, v.pd, v.cq, recvCq, QpType.UD.value(), caps(), false);
+                try
+                {
+                    final int qpn = toRts(qp);
+                    IbexNative.reqNotifyCq(recvCq, false);
+                    IbexNative.postRecv(qp, v.recv(0, 40, 2048, GRH_BYTES + 64));
+                    final long send = v.send(1, 41, SendOpcode.SEND.value(), 0, 64);
+                    v.ud(1, v.ah(ahToSelf(), gid), qpn, QKEY);
+                    IbexNative.postSend(qp, send);
+                    assertEquals(recvCq, IbexNative.getCqEvent(channel, 20_000),
+                        "the event names the receive CQ");
+                    assertCompletion(v.await(recvCq), 40, WcOpcode.RECV, qp);
+                    assertCompletion(v.await(), 41, WcOpcode.SEND, qp);
+                    assertEquals(0, IbexNative.getCqEvent(channel, 0), "one event per notification request");
+                }
+                finally
+                {
+                    IbexNative.destroyQp(0, qp);
+                }
+            }
+            finally
+            {
+                IbexNative.destroyCq(recvCq); // returns only once every event was acked: getCqEvent acked it
+            }
+        }
+        finally
+        {
+            dispatcher._destroyCompChannel(channel);
+        }
+    }
+
+    @Test
+    void qpOnAnRdmaCmIdIsTheIdsQp() throws Exception
+    {
+        try (DisniPeer peer = new DisniPeer(); NativeVerbs v = new NativeVerbs(context))
+        {
+            final RdmaCmId id = peer.createId(RdmaCm.RDMA_PS_TCP);
+            id.bindAddr(new InetSocketAddress(InetAddress.getByName(DisniPeer.ADDRESS), 0));
+            final long cmId = DisniPeer.handle(id);
+            assertEquals(context, DisniPeer.dispatcher()._getContext(cmId),
+                "contexts() hands out the ibv_context librdmacm gives its ids");
+            final int[] caps = caps();
+            final long qp = IbexNative.createQp(cmId, v.pd, v.cq, v.cq, QpType.RC.value(), caps, true);
+            assertTrue(caps[0] >= 8, "granted " + Arrays.toString(caps));
+            assertEquals(QpState.INIT.value(), IbexNative.queryQpState(qp), "rdma_create_qp moves an RC QP to INIT");
+            final VerbsException other = assertThrows(VerbsException.class, () -> IbexNative.destroyQp(cmId, v.pd),
+                "a pointer that is not the id's QP");
+            assertTrue(other.getMessage().contains("not the rdma_cm id's"), other.getMessage());
+            IbexNative.destroyQp(cmId, qp);
+            assertThrows(VerbsException.class, () -> IbexNative.destroyQp(cmId, qp), "destroyed already");
         }
     }
 

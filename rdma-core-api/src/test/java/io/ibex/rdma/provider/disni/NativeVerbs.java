@@ -230,9 +230,18 @@ final class NativeVerbs implements AutoCloseable
     }
 
     /**
-     * @return the next completion on the CQ, busy-polled with a deadline.
+     * @return the next completion on this fixture's CQ, busy-polled with a deadline.
      */
     Completion await()
+    {
+        return await(cq);
+    }
+
+    /**
+     * @param cq an ibv_cq*.
+     * @return the next completion on it, busy-polled with a deadline.
+     */
+    Completion await(final long cq)
     {
         final long deadline = System.nanoTime() + TIMEOUT_NANOS;
         while (System.nanoTime() < deadline)
