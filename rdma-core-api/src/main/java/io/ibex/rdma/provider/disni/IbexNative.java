@@ -349,7 +349,12 @@ final class IbexNative
 
     // ---- devices (librdmacm's rdma_get_devices: the same ibv_context pointers rdma_cm ids report) ----
 
-    /** @return the open contexts of all RDMA devices, in rdma_get_devices order (kept open for the process). */
+    /**
+     * rdma_get_devices. On a machine without RDMA devices librdmacm fails rather than listing none: that
+     * throws VerbsException(ENODEV), as on a host without Soft-RoCE.
+     *
+     * @return the open contexts of all RDMA devices, in rdma_get_devices order (kept open for the process).
+     */
     static native long[] contexts();
 
     /**

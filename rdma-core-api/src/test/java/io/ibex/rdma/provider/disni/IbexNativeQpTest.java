@@ -3,6 +3,7 @@ package io.ibex.rdma.provider.disni;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -43,6 +44,8 @@ class IbexNativeQpTest
     /** The Global Routing Header a UD receive buffer starts with. */
     private static final int GRH_BYTES = 40;
     private static final byte[] NO_GID = new byte[16];
+    /** enum ibv_event_type. */
+    private static final int IBV_EVENT_CQ_ERR = 0;
 
     private static long context;
     private static byte[] gid;
@@ -273,6 +276,53 @@ class IbexNativeQpTest
         finally
         {
             dispatcher._destroyCompChannel(channel);
+        }
+    }
+
+    @Test
+    void cqOverflowRaisesCqErrNamingTheCq() throws Exception
+    {
+        try (NativeVerbs v = new NativeVerbs(context))
+        {
+            final long small = IbexNative.createCq(context, 0, 1, 0);
+            try
+            {
+                final int datagrams = IbexNative.cqEntries(small) + 1; // twice as many completions: overflow
+                final long qp = IbexNative.createQp(0, v.pd, small, small, QpType.UD.value(),
+                    new int[] {datagrams, datagrams, 1, 1, 0}, false);
+                try
+                {
+                    final int qpn = toRts(qp);
+                    final long ah = v.ah(ahToSelf(), gid);
+                    for (int i = 0; i < datagrams; i++)
+                    {
+                        IbexNative.postRecv(qp, v.recv(0, 50 + i, 2048, GRH_BYTES + 64));
+                    }
+                    for (int i = 0; i < datagrams; i++)
+                    {
+                        final long send = v.send(1, 60 + i, SendOpcode.SEND.value(), 0, 64);
+                        v.ud(1, ah, qpn, QKEY);
+                        IbexNative.postSend(qp, send);
+                    }
+                    final List<String> events = new ArrayList<>();
+                    boolean cqErr = false;
+                    final long[] element = new long[1];
+                    for (int type; (type = IbexNative.getAsyncEvent(context, 5000, element)) != -1; )
+                    {
+                        events.add(type + "@" + Long.toHexString(element[0]));
+                        cqErr |= type == IBV_EVENT_CQ_ERR && element[0] == small;
+                    }
+                    assertTrue(cqErr, "CQ_ERR for CQ " + Long.toHexString(small) + " among " + events);
+                }
+                finally
+                {
+                    IbexNative.destroyQp(0, qp);
+                }
+            }
+            finally
+            {
+                IbexNative.destroyCq(small);
+            }
         }
     }
 

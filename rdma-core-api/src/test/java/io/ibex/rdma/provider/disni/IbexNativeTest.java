@@ -82,9 +82,24 @@ class IbexNativeTest
     }
 
     @Test
-    void versionMatches()
+    void versionAndLayoutsMatch() throws Exception
     {
         assertEquals(IbexNative.VERSION, IbexNative.version());
+        final var disni = DisniPeer.dispatcher();
+        final int[] send = IbexNative.sendWrLayout();
+        assertEquals(IbexNative.SWR_LAYOUT_LENGTH, send.length);
+        assertEquals(disni._getIbvSendWRSize(), send[IbexNative.SWR_SIZE], "the struct DiSNI writes too");
+        assertEquals(disni._getIbvSgeSize(), send[IbexNative.SGE_SIZE]);
+        assertEquals(disni._getRemoteAddressOffset(), send[IbexNative.SWR_RDMA_REMOTE_ADDR]);
+        assertEquals(disni._getRKeyOffset(), send[IbexNative.SWR_RDMA_RKEY]);
+        final int[] recv = IbexNative.recvWrLayout();
+        assertEquals(IbexNative.RWR_LAYOUT_LENGTH, recv.length);
+        assertEquals(disni._getIbvRecvWRSize(), recv[IbexNative.RWR_SIZE]);
+        final int[] wc = IbexNative.wcLayout();
+        assertEquals(IbexNative.WC_LAYOUT_LENGTH, wc.length);
+        assertEquals(disni._getIbvWCSize(), wc[IbexNative.WC_SIZE]);
+        assertEquals(0, send[IbexNative.SWR_WR_ID] + recv[IbexNative.RWR_WR_ID] + wc[IbexNative.WC_WR_ID],
+            "wr_id leads every struct");
     }
 
     @Test
