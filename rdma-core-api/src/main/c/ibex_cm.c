@@ -83,8 +83,8 @@ JNIEXPORT jint JNICALL IBEX(cmEventDetails)(JNIEnv *env, jclass cls UNUSED, jlon
 
     if (ibex_null_verbs(env, channel, "cmEventDetails: channel")
         || ibex_short_array(env, out, CM_EVENT_LENGTH, "cmEventDetails: out")
-        || ibex_short_array(env, dgid, 16, "cmEventDetails: dgid") || ibex_short_array(env, private_out, 0,
-            "cmEventDetails: privateData")) {
+        || ibex_short_array(env, dgid, 16, "cmEventDetails: dgid")
+        || ibex_short_array(env, private_out, 0, "cmEventDetails: privateData")) {
         return -1;
     }
     cm_channel_last(PTR(struct cm_channel, channel), &last);
