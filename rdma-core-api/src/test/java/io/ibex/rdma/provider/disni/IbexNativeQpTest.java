@@ -130,6 +130,22 @@ class IbexNativeQpTest
         return IbexNative.qpNum(qp);
     }
 
+    /**
+     * Awaits the two completions of a message, in either order, and checks both.
+     *
+     * @return the receiver's completion.
+     */
+    private static NativeVerbs.Completion awaitPair(final NativeVerbs v, final long sendId, final WcOpcode sendOpcode,
+        final long sendQp, final long recvId, final WcOpcode recvOpcode, final long recvQp)
+    {
+        final NativeVerbs.Completion first = v.await();
+        final NativeVerbs.Completion second = v.await();
+        final NativeVerbs.Completion recv = first.wrId() == recvId ? first : second;
+        assertCompletion(recv == first ? second : first, sendId, sendOpcode, sendQp);
+        assertCompletion(recv, recvId, recvOpcode, recvQp);
+        return recv;
+    }
+
     private static void assertCompletion(final NativeVerbs.Completion wc, final long wrId, final WcOpcode opcode,
         final long qp)
     {
@@ -157,12 +173,7 @@ class IbexNativeQpTest
             v.buffer.put(0, hello);
             IbexNative.postRecv(b, v.recv(0, 1, 2048, 512));
             IbexNative.postSend(a, v.send(1, 2, SendOpcode.SEND.value(), 0, hello.length));
-            final NativeVerbs.Completion first = v.await();
-            final NativeVerbs.Completion second = v.await();
-            final NativeVerbs.Completion send = first.wrId() == 2 ? first : second;
-            final NativeVerbs.Completion recv = first.wrId() == 2 ? second : first;
-            assertCompletion(send, 2, WcOpcode.SEND, a);
-            assertCompletion(recv, 1, WcOpcode.RECV, b);
+            final NativeVerbs.Completion recv = awaitPair(v, 2, WcOpcode.SEND, a, 1, WcOpcode.RECV, b);
             assertEquals(hello.length, recv.byteLen());
             assertArrayEquals(hello, bytes(v, 2048, hello.length), "the receive buffer holds the message");
 
@@ -186,6 +197,54 @@ class IbexNativeQpTest
             assertCompletion(v.await(), 5, WcOpcode.COMP_SWAP, a);
             assertEquals(7, v.buffer.getLong(3072), "compare-and-swap swapped");
             assertEquals(42, v.buffer.getLong(3080), "and returned the old value");
+        }
+    }
+
+    @Test
+    void rcImmediatesReadAndInline() throws Exception
+    {
+        try (NativeVerbs v = new NativeVerbs(context))
+        {
+            final int[] caps = {8, 8, 1, 1, 64};
+            final long a = v.qp(QpType.RC.value(), caps);
+            assertTrue(caps[4] >= 64, "inline granted " + Arrays.toString(caps));
+            final long b = v.qp(QpType.RC.value(), caps());
+            connectRc(a, IbexNative.qpNum(b));
+            connectRc(b, IbexNative.qpNum(a));
+            final byte[] data = "immediate, read, inline".getBytes(StandardCharsets.US_ASCII);
+            v.buffer.put(0, data);
+
+            IbexNative.postRecv(b, v.recv(0, 70, 2048, 512));
+            final long send = v.send(1, 71, SendOpcode.SEND_WITH_IMM.value(), 0, data.length);
+            v.imm(1, 0x12345678);
+            IbexNative.postSend(a, send);
+            final NativeVerbs.Completion sendImm = awaitPair(v, 71, WcOpcode.SEND, a, 70, WcOpcode.RECV, b);
+            assertEquals(0x12345678, sendImm.imm(), sendImm.toString());
+            assertTrue((sendImm.wcFlags() & WcFlags.WITH_IMM) != 0, sendImm.toString());
+
+            IbexNative.postRecv(b, v.recv(0, 72, 2048, 512));
+            final long write = v.send(1, 73, SendOpcode.RDMA_WRITE_WITH_IMM.value(), 0, data.length);
+            v.rdma(1, 1024);
+            v.imm(1, 0x0a0b0c0d);
+            IbexNative.postSend(a, write);
+            final NativeVerbs.Completion writeImm = awaitPair(v, 73, WcOpcode.RDMA_WRITE, a, 72,
+                WcOpcode.RECV_RDMA_WITH_IMM, b);
+            assertEquals(0x0a0b0c0d, writeImm.imm(), writeImm.toString());
+            assertEquals(data.length, writeImm.byteLen(), writeImm.toString());
+            assertArrayEquals(data, bytes(v, 1024, data.length));
+
+            final long read = v.send(0, 74, SendOpcode.RDMA_READ.value(), 3500, data.length);
+            v.rdma(0, 1024);
+            IbexNative.postSend(a, read);
+            assertCompletion(v.await(), 74, WcOpcode.RDMA_READ, a);
+            assertArrayEquals(data, bytes(v, 3500, data.length), "RDMA READ fetched remote_addr");
+
+            IbexNative.postRecv(b, v.recv(0, 75, 2560, 512));
+            final long inline = v.send(1, 76, SendOpcode.SEND.value(), 0, data.length);
+            v.flags(1, 2 | 8 /* IBV_SEND_SIGNALED | IBV_SEND_INLINE */, 0);
+            IbexNative.postSend(a, inline);
+            assertEquals(data.length, awaitPair(v, 76, WcOpcode.SEND, a, 75, WcOpcode.RECV, b).byteLen());
+            assertArrayEquals(data, bytes(v, 2560, data.length), "inline data needs no lkey");
         }
     }
 
@@ -226,11 +285,7 @@ class IbexNativeQpTest
             final long send = v.send(1, 21, SendOpcode.SEND.value(), 0, datagram.length);
             v.ud(1, ah, qpn, QKEY);
             IbexNative.postSend(qp, send);
-            final NativeVerbs.Completion first = v.await();
-            final NativeVerbs.Completion second = v.await();
-            final NativeVerbs.Completion recv = first.wrId() == 20 ? first : second;
-            assertCompletion(first.wrId() == 21 ? first : second, 21, WcOpcode.SEND, qp);
-            assertCompletion(recv, 20, WcOpcode.RECV, qp);
+            final NativeVerbs.Completion recv = awaitPair(v, 21, WcOpcode.SEND, qp, 20, WcOpcode.RECV, qp);
             assertEquals(GRH_BYTES + datagram.length, recv.byteLen(), "the GRH, then the payload");
             assertEquals(qpn, recv.srcQp(), "src_qp names the sender");
             assertTrue((recv.wcFlags() & WcFlags.GRH) != 0, "RoCE datagrams carry a GRH: " + recv);

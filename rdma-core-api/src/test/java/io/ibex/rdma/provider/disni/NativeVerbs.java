@@ -42,7 +42,7 @@ final class NativeVerbs implements AutoCloseable
     }
 
     /** What one ibv_wc said. */
-    record Completion(long wrId, int status, int opcode, int byteLen, int qpNum, int srcQp, int wcFlags)
+    record Completion(long wrId, int status, int opcode, int byteLen, int imm, int qpNum, int srcQp, int wcFlags)
     {
     }
 
@@ -182,6 +182,26 @@ final class NativeVerbs implements AutoCloseable
     }
 
     /**
+     * @param slot  a send request slot.
+     * @param flags its send_flags (enum ibv_send_flags bits).
+     * @param lkey  its SGE's lkey (inline data needs none).
+     */
+    void flags(final int slot, final int flags, final int lkey)
+    {
+        wrs.putInt(slot * SLOT + SWR[IbexNative.SWR_SEND_FLAGS], flags);
+        wrs.putInt(slot * SLOT + SGE_AT + SWR[IbexNative.SGE_LKEY], lkey);
+    }
+
+    /**
+     * @param slot a send request slot.
+     * @param imm  its imm_data, as the receiver's completion reads it back (both in native order).
+     */
+    void imm(final int slot, final int imm)
+    {
+        wrs.putInt(slot * SLOT + SWR[IbexNative.SWR_IMM_DATA], imm);
+    }
+
+    /**
      * @param slot   a send request slot.
      * @param numSge the request's num_sge (to make it invalid).
      */
@@ -250,6 +270,7 @@ final class NativeVerbs implements AutoCloseable
             {
                 return new Completion(wcs.getLong(WC[IbexNative.WC_WR_ID]), wcs.getInt(WC[IbexNative.WC_STATUS]),
                     wcs.getInt(WC[IbexNative.WC_OPCODE]), wcs.getInt(WC[IbexNative.WC_BYTE_LEN]),
+                    wcs.getInt(WC[IbexNative.WC_IMM_DATA]),
                     wcs.getInt(WC[IbexNative.WC_QP_NUM]), wcs.getInt(WC[IbexNative.WC_SRC_QP]),
                     wcs.getInt(WC[IbexNative.WC_WC_FLAGS]));
             }
