@@ -7,6 +7,7 @@
 
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "jni_util.h"
@@ -38,5 +39,11 @@ struct disni_modify_qp
  * calls must not reach it before an address was bound or resolved.
  */
 const char *cm_id_unusable(jlong handle, int need_device);
+
+/*
+ * Index of bad in the work request list starting at first (next_offset: offsetof the next pointer), for
+ * reporting which request ibv_post_send or ibv_post_recv refused; the list's length when bad is not in it.
+ */
+int wr_list_index(const void *first, const void *bad, size_t next_offset);
 
 #endif

@@ -198,8 +198,7 @@ JNIEXPORT jint JNICALL DISNI(expPrefetchMr)(JNIEnv *env, jobject self UNUSED, jl
     return ret == 0 ? 0 : ibex_throw_io(env, "ibv_advise_mr (prefetch; needs an on-demand-paging MR)", ret);
 }
 
-/* Index of bad in the list starting at first, for the error message. */
-static int index_of(const void *first, const void *bad, size_t next_offset)
+int wr_list_index(const void *first, const void *bad, size_t next_offset)
 {
     int index = 0;
 
@@ -222,7 +221,7 @@ JNIEXPORT void JNICALL DISNI(postSend)(JNIEnv *env, jobject self UNUSED, jlong q
         char what[96];
 
         snprintf(what, sizeof(what), "ibv_post_send (work request %d of the list)",
-            index_of(PTR(void, wr_list), bad, offsetof(struct ibv_send_wr, next)));
+            wr_list_index(PTR(void, wr_list), bad, offsetof(struct ibv_send_wr, next)));
         ibex_throw_io(env, what, ret);
     }
 }
@@ -240,7 +239,7 @@ JNIEXPORT void JNICALL DISNI(postRecv)(JNIEnv *env, jobject self UNUSED, jlong q
         char what[96];
 
         snprintf(what, sizeof(what), "ibv_post_recv (work request %d of the list)",
-            index_of(PTR(void, wr_list), bad, offsetof(struct ibv_recv_wr, next)));
+            wr_list_index(PTR(void, wr_list), bad, offsetof(struct ibv_recv_wr, next)));
         ibex_throw_io(env, what, ret);
     }
 }

@@ -4,21 +4,14 @@
  * Channel handles are DiSNI's (_createEventChannel: a struct cm_channel); failures throw VerbsException.
  */
 #include "cm_channel.h"
-#include "disni_native.h"
+#include "ibex_native.h"
 
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 
-#define IBEX_CM(name) Java_io_ibex_rdma_provider_disni_IbexNative_##name
-
 /* Indices into IbexNative's long[] arrays; IbexNative.java names the same values. */
-enum
-{
-    AH_DLID, AH_SL, AH_SRC_PATH_BITS, AH_STATIC_RATE, AH_IS_GLOBAL, AH_PORT_NUM, AH_FLOW_LABEL, AH_SGID_INDEX,
-    AH_HOP_LIMIT, AH_TRAFFIC_CLASS, AH_ATTR_LENGTH
-};
 enum
 {
     CM_STATUS, CM_RESPONDER_RESOURCES, CM_INITIATOR_DEPTH, CM_RETRY_COUNT, CM_RNR_RETRY_COUNT, CM_QP_NUM, CM_QKEY,
@@ -29,33 +22,6 @@ enum
     CONN_RESPONDER_RESOURCES, CONN_INITIATOR_DEPTH, CONN_FLOW_CONTROL, CONN_RETRY_COUNT, CONN_RNR_RETRY_COUNT,
     CONN_SRQ, CONN_QP_NUM, CONN_LENGTH
 };
-
-/* The id for an IbexNative call, or NULL after throwing VerbsException(EINVAL, "<what>: <reason>"). */
-static struct rdma_cm_id *usable_id(JNIEnv *env, jlong handle, int need_device, const char *what)
-{
-    const char *reason = cm_id_unusable(handle, need_device);
-    char message[256];
-
-    if (reason == NULL) {
-        return PTR(struct rdma_cm_id, handle);
-    }
-    snprintf(message, sizeof(message), "%s: %s", what, reason);
-    ibex_throw_verbs(env, message, EINVAL);
-    return NULL;
-}
-
-/* Nonzero (after throwing) when array is null or shorter than length. */
-static int short_array(JNIEnv *env, jarray array, jsize length, const char *what)
-{
-    char message[160];
-
-    if (array != NULL && (*env)->GetArrayLength(env, array) >= length) {
-        return 0;
-    }
-    snprintf(message, sizeof(message), "%s: needs an array of at least %d elements", what, (int)length);
-    ibex_throw_verbs(env, message, EINVAL);
-    return 1;
-}
 
 /* Copies the Java private data (null: none) into buffer; returns its length, or -1 after throwing. */
 static int private_data(JNIEnv *env, jbyteArray data, uint8_t buffer[CM_PRIVATE_DATA_MAX], const char *what)
@@ -78,7 +44,7 @@ static int private_data(JNIEnv *env, jbyteArray data, uint8_t buffer[CM_PRIVATE_
     return (int)length;
 }
 
-JNIEXPORT jlong JNICALL IBEX_CM(cmCreateId)(JNIEnv *env, jclass cls UNUSED, jlong channel, jint port_space,
+JNIEXPORT jlong JNICALL IBEX(cmCreateId)(JNIEnv *env, jclass cls UNUSED, jlong channel, jint port_space,
     jint qp_type)
 {
     enum ibv_qp_type implied = port_space == RDMA_PS_UDP || port_space == RDMA_PS_IPOIB ? IBV_QPT_UD : IBV_QPT_RC;
@@ -86,7 +52,7 @@ JNIEXPORT jlong JNICALL IBEX_CM(cmCreateId)(JNIEnv *env, jclass cls UNUSED, jlon
     char what[96];
     int ret;
 
-    if (ibex_null_handle(env, channel, "cmCreateId: channel")) {
+    if (ibex_null_verbs(env, channel, "cmCreateId: channel")) {
         return 0;
     }
     /*
@@ -108,31 +74,17 @@ JNIEXPORT jlong JNICALL IBEX_CM(cmCreateId)(JNIEnv *env, jclass cls UNUSED, jlon
     return HANDLE(id);
 }
 
-static void ah_values(jlong *out, const struct ibv_ah_attr *ah)
-{
-    out[AH_DLID] = ah->dlid;
-    out[AH_SL] = ah->sl;
-    out[AH_SRC_PATH_BITS] = ah->src_path_bits;
-    out[AH_STATIC_RATE] = ah->static_rate;
-    out[AH_IS_GLOBAL] = ah->is_global;
-    out[AH_PORT_NUM] = ah->port_num;
-    out[AH_FLOW_LABEL] = ah->grh.flow_label;
-    out[AH_SGID_INDEX] = ah->grh.sgid_index;
-    out[AH_HOP_LIMIT] = ah->grh.hop_limit;
-    out[AH_TRAFFIC_CLASS] = ah->grh.traffic_class;
-}
-
-JNIEXPORT jint JNICALL IBEX_CM(cmEventDetails)(JNIEnv *env, jclass cls UNUSED, jlong channel, jlongArray out,
+JNIEXPORT jint JNICALL IBEX(cmEventDetails)(JNIEnv *env, jclass cls UNUSED, jlong channel, jlongArray out,
     jbyteArray dgid, jbyteArray private_out)
 {
     struct cm_event_copy last;
     jlong values[CM_EVENT_LENGTH];
     jsize room;
 
-    if (ibex_null_handle(env, channel, "cmEventDetails: channel")
-        || short_array(env, out, CM_EVENT_LENGTH, "cmEventDetails: out")
-        || short_array(env, dgid, 16, "cmEventDetails: dgid") || short_array(env, private_out, 0,
-            "cmEventDetails: privateData")) {
+    if (ibex_null_verbs(env, channel, "cmEventDetails: channel")
+        || ibex_short_array(env, out, CM_EVENT_LENGTH, "cmEventDetails: out")
+        || ibex_short_array(env, dgid, 16, "cmEventDetails: dgid")
+        || ibex_short_array(env, private_out, 0, "cmEventDetails: privateData")) {
         return -1;
     }
     cm_channel_last(PTR(struct cm_channel, channel), &last);
@@ -146,7 +98,7 @@ JNIEXPORT jint JNICALL IBEX_CM(cmEventDetails)(JNIEnv *env, jclass cls UNUSED, j
     if (last.is_ud) {
         values[CM_QP_NUM] = last.ud.qp_num;
         values[CM_QKEY] = last.ud.qkey;
-        ah_values(values + CM_AH, &last.ud.ah_attr);
+        ibex_ah_values(values + CM_AH, &last.ud.ah_attr);
         (*env)->SetByteArrayRegion(env, dgid, 0, 16, (const jbyte *)last.ud.ah_attr.grh.dgid.raw);
     } else {
         values[CM_RESPONDER_RESOURCES] = last.conn.responder_resources;
@@ -169,7 +121,7 @@ static int conn_param(JNIEnv *env, jlongArray values, jbyteArray data, struct rd
     jlong v[CONN_LENGTH];
     int length;
 
-    if (short_array(env, values, CONN_LENGTH, what)) {
+    if (ibex_short_array(env, values, CONN_LENGTH, what)) {
         return -1;
     }
     length = private_data(env, data, buffer, what);
@@ -190,10 +142,10 @@ static int conn_param(JNIEnv *env, jlongArray values, jbyteArray data, struct rd
     return 0;
 }
 
-JNIEXPORT void JNICALL IBEX_CM(cmConnect)(JNIEnv *env, jclass cls UNUSED, jlong handle, jlongArray values,
+JNIEXPORT void JNICALL IBEX(cmConnect)(JNIEnv *env, jclass cls UNUSED, jlong handle, jlongArray values,
     jbyteArray data)
 {
-    struct rdma_cm_id *id = usable_id(env, handle, 1, "cmConnect");
+    struct rdma_cm_id *id = ibex_cm_id(env, handle, 1, "cmConnect");
     uint8_t buffer[CM_PRIVATE_DATA_MAX];
     struct rdma_conn_param param;
 
@@ -205,10 +157,10 @@ JNIEXPORT void JNICALL IBEX_CM(cmConnect)(JNIEnv *env, jclass cls UNUSED, jlong 
     }
 }
 
-JNIEXPORT void JNICALL IBEX_CM(cmAccept)(JNIEnv *env, jclass cls UNUSED, jlong handle, jlongArray values,
+JNIEXPORT void JNICALL IBEX(cmAccept)(JNIEnv *env, jclass cls UNUSED, jlong handle, jlongArray values,
     jbyteArray data)
 {
-    struct rdma_cm_id *id = usable_id(env, handle, 1, "cmAccept");
+    struct rdma_cm_id *id = ibex_cm_id(env, handle, 1, "cmAccept");
     uint8_t buffer[CM_PRIVATE_DATA_MAX];
     struct rdma_conn_param param;
 
@@ -220,9 +172,9 @@ JNIEXPORT void JNICALL IBEX_CM(cmAccept)(JNIEnv *env, jclass cls UNUSED, jlong h
     }
 }
 
-JNIEXPORT void JNICALL IBEX_CM(cmReject)(JNIEnv *env, jclass cls UNUSED, jlong handle, jbyteArray data)
+JNIEXPORT void JNICALL IBEX(cmReject)(JNIEnv *env, jclass cls UNUSED, jlong handle, jbyteArray data)
 {
-    struct rdma_cm_id *id = usable_id(env, handle, 0, "cmReject");
+    struct rdma_cm_id *id = ibex_cm_id(env, handle, 0, "cmReject");
     uint8_t buffer[CM_PRIVATE_DATA_MAX];
     int length;
 
@@ -235,16 +187,16 @@ JNIEXPORT void JNICALL IBEX_CM(cmReject)(JNIEnv *env, jclass cls UNUSED, jlong h
     }
 }
 
-JNIEXPORT jint JNICALL IBEX_CM(cmPortNum)(JNIEnv *env, jclass cls UNUSED, jlong handle)
+JNIEXPORT jint JNICALL IBEX(cmPortNum)(JNIEnv *env, jclass cls UNUSED, jlong handle)
 {
-    struct rdma_cm_id *id = usable_id(env, handle, 0, "cmPortNum");
+    struct rdma_cm_id *id = ibex_cm_id(env, handle, 0, "cmPortNum");
 
     return id == NULL ? -1 : id->port_num;
 }
 
-JNIEXPORT jbyteArray JNICALL IBEX_CM(cmAddress)(JNIEnv *env, jclass cls UNUSED, jlong handle, jboolean remote)
+JNIEXPORT jbyteArray JNICALL IBEX(cmAddress)(JNIEnv *env, jclass cls UNUSED, jlong handle, jboolean remote)
 {
-    struct rdma_cm_id *id = usable_id(env, handle, 0, "cmAddress");
+    struct rdma_cm_id *id = ibex_cm_id(env, handle, 0, "cmAddress");
     const struct sockaddr *address;
     uint8_t bytes[20];
     jsize length;

@@ -59,7 +59,8 @@ int ibex_throw_post(JNIEnv *env, const char *what, int err, int bad_index)
     if ((*env)->ExceptionCheck(env)) {
         return -code;
     }
-    snprintf(message, sizeof(message), "%s: %s (work request %d of the list)", what, strerror(code), bad_index);
+    /* PostException's constructor appends the index and the errno */
+    snprintf(message, sizeof(message), "%s: %s", what, strerror(code));
     cls = (*env)->FindClass(env, "io/ibex/rdma/verbs/PostException");
     if (cls == NULL) {
         return -code;
@@ -87,7 +88,8 @@ int ibex_throw_msg(JNIEnv *env, const char *message)
     return -EINVAL;
 }
 
-int ibex_null_handle(JNIEnv *env, jlong handle, const char *what)
+/* The one wording of a null handle, for both exception types. */
+static int null_handle(JNIEnv *env, jlong handle, const char *what, int verbs)
 {
     char message[160];
 
@@ -95,6 +97,20 @@ int ibex_null_handle(JNIEnv *env, jlong handle, const char *what)
         return 0;
     }
     snprintf(message, sizeof(message), "%s: null handle (closed or never created)", what);
-    ibex_throw_msg(env, message);
+    if (verbs) {
+        ibex_throw_verbs(env, message, EINVAL);
+    } else {
+        ibex_throw_msg(env, message);
+    }
     return 1;
+}
+
+int ibex_null_handle(JNIEnv *env, jlong handle, const char *what)
+{
+    return null_handle(env, handle, what, 0);
+}
+
+int ibex_null_verbs(JNIEnv *env, jlong handle, const char *what)
+{
+    return null_handle(env, handle, what, 1);
 }

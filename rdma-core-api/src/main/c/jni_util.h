@@ -27,7 +27,10 @@ int ibex_throw_post(JNIEnv *env, const char *what, int err, int bad_index);
 /* Throws java.io.IOException with the message as given. Returns -EINVAL. */
 int ibex_throw_msg(JNIEnv *env, const char *message);
 
-/* Throws if handle is 0 ("<what>: null handle"); returns nonzero when it threw. */
+/* Throws IOException if handle is 0 ("<what>: null handle"); returns nonzero when it threw. */
 int ibex_null_handle(JNIEnv *env, jlong handle, const char *what);
+
+/* As ibex_null_handle, for ibex's own JNI class: throws VerbsException(EINVAL). */
+int ibex_null_verbs(JNIEnv *env, jlong handle, const char *what);
 
 #endif

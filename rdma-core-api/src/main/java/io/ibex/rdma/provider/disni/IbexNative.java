@@ -81,6 +81,135 @@ final class IbexNative
     /** Length of a stand-alone AH attribute array. */
     static final int AH_ATTR_LENGTH = 10;
 
+    // ---- long[] indices for queryDevice (ibv_device_attr) and queryPort (ibv_port_attr) ----
+    /** ibv_device_attr.node_guid (as in memory: network byte order read as a little-endian long). */
+    static final int DEV_NODE_GUID = 0;
+    /** ibv_device_attr.sys_image_guid (as node_guid). */
+    static final int DEV_SYS_IMAGE_GUID = 1;
+    /** ibv_device_attr.max_mr_size. */
+    static final int DEV_MAX_MR_SIZE = 2;
+    /** ibv_device_attr.page_size_cap. */
+    static final int DEV_PAGE_SIZE_CAP = 3;
+    /** ibv_device_attr.vendor_id. */
+    static final int DEV_VENDOR_ID = 4;
+    /** ibv_device_attr.vendor_part_id. */
+    static final int DEV_VENDOR_PART_ID = 5;
+    /** ibv_device_attr.hw_ver. */
+    static final int DEV_HW_VER = 6;
+    /** ibv_device_attr.max_qp. */
+    static final int DEV_MAX_QP = 7;
+    /** ibv_device_attr.max_qp_wr. */
+    static final int DEV_MAX_QP_WR = 8;
+    /** ibv_device_attr.device_cap_flags. */
+    static final int DEV_DEVICE_CAP_FLAGS = 9;
+    /** ibv_device_attr.max_sge. */
+    static final int DEV_MAX_SGE = 10;
+    /** ibv_device_attr.max_sge_rd. */
+    static final int DEV_MAX_SGE_RD = 11;
+    /** ibv_device_attr.max_cq. */
+    static final int DEV_MAX_CQ = 12;
+    /** ibv_device_attr.max_cqe. */
+    static final int DEV_MAX_CQE = 13;
+    /** ibv_device_attr.max_mr. */
+    static final int DEV_MAX_MR = 14;
+    /** ibv_device_attr.max_pd. */
+    static final int DEV_MAX_PD = 15;
+    /** ibv_device_attr.max_qp_rd_atom. */
+    static final int DEV_MAX_QP_RD_ATOM = 16;
+    /** ibv_device_attr.max_ee_rd_atom. */
+    static final int DEV_MAX_EE_RD_ATOM = 17;
+    /** ibv_device_attr.max_res_rd_atom. */
+    static final int DEV_MAX_RES_RD_ATOM = 18;
+    /** ibv_device_attr.max_qp_init_rd_atom. */
+    static final int DEV_MAX_QP_INIT_RD_ATOM = 19;
+    /** ibv_device_attr.max_ee_init_rd_atom. */
+    static final int DEV_MAX_EE_INIT_RD_ATOM = 20;
+    /** ibv_device_attr.atomic_cap (enum ibv_atomic_cap). */
+    static final int DEV_ATOMIC_CAP = 21;
+    /** ibv_device_attr.max_ee. */
+    static final int DEV_MAX_EE = 22;
+    /** ibv_device_attr.max_rdd. */
+    static final int DEV_MAX_RDD = 23;
+    /** ibv_device_attr.max_mw. */
+    static final int DEV_MAX_MW = 24;
+    /** ibv_device_attr.max_raw_ipv6_qp. */
+    static final int DEV_MAX_RAW_IPV6_QP = 25;
+    /** ibv_device_attr.max_raw_ethy_qp. */
+    static final int DEV_MAX_RAW_ETHY_QP = 26;
+    /** ibv_device_attr.max_mcast_grp. */
+    static final int DEV_MAX_MCAST_GRP = 27;
+    /** ibv_device_attr.max_mcast_qp_attach. */
+    static final int DEV_MAX_MCAST_QP_ATTACH = 28;
+    /** ibv_device_attr.max_total_mcast_qp_attach. */
+    static final int DEV_MAX_TOTAL_MCAST_QP_ATTACH = 29;
+    /** ibv_device_attr.max_ah. */
+    static final int DEV_MAX_AH = 30;
+    /** ibv_device_attr.max_fmr. */
+    static final int DEV_MAX_FMR = 31;
+    /** ibv_device_attr.max_map_per_fmr. */
+    static final int DEV_MAX_MAP_PER_FMR = 32;
+    /** ibv_device_attr.max_srq. */
+    static final int DEV_MAX_SRQ = 33;
+    /** ibv_device_attr.max_srq_wr. */
+    static final int DEV_MAX_SRQ_WR = 34;
+    /** ibv_device_attr.max_srq_sge. */
+    static final int DEV_MAX_SRQ_SGE = 35;
+    /** ibv_device_attr.max_pkeys. */
+    static final int DEV_MAX_PKEYS = 36;
+    /** ibv_device_attr.local_ca_ack_delay. */
+    static final int DEV_LOCAL_CA_ACK_DELAY = 37;
+    /** ibv_device_attr.phys_port_cnt. */
+    static final int DEV_PHYS_PORT_CNT = 38;
+    /** Length of the queryDevice() array. */
+    static final int DEV_ATTR_LENGTH = 39;
+
+    /** ibv_port_attr.state (enum ibv_port_state). */
+    static final int PORT_STATE = 0;
+    /** ibv_port_attr.max_mtu (enum ibv_mtu). */
+    static final int PORT_MAX_MTU = 1;
+    /** ibv_port_attr.active_mtu (enum ibv_mtu). */
+    static final int PORT_ACTIVE_MTU = 2;
+    /** ibv_port_attr.gid_tbl_len. */
+    static final int PORT_GID_TBL_LEN = 3;
+    /** ibv_port_attr.port_cap_flags. */
+    static final int PORT_PORT_CAP_FLAGS = 4;
+    /** ibv_port_attr.max_msg_sz. */
+    static final int PORT_MAX_MSG_SZ = 5;
+    /** ibv_port_attr.bad_pkey_cntr. */
+    static final int PORT_BAD_PKEY_CNTR = 6;
+    /** ibv_port_attr.qkey_viol_cntr. */
+    static final int PORT_QKEY_VIOL_CNTR = 7;
+    /** ibv_port_attr.pkey_tbl_len. */
+    static final int PORT_PKEY_TBL_LEN = 8;
+    /** ibv_port_attr.lid. */
+    static final int PORT_LID = 9;
+    /** ibv_port_attr.sm_lid. */
+    static final int PORT_SM_LID = 10;
+    /** ibv_port_attr.lmc. */
+    static final int PORT_LMC = 11;
+    /** ibv_port_attr.max_vl_num. */
+    static final int PORT_MAX_VL_NUM = 12;
+    /** ibv_port_attr.sm_sl. */
+    static final int PORT_SM_SL = 13;
+    /** ibv_port_attr.subnet_timeout. */
+    static final int PORT_SUBNET_TIMEOUT = 14;
+    /** ibv_port_attr.init_type_reply. */
+    static final int PORT_INIT_TYPE_REPLY = 15;
+    /** ibv_port_attr.active_width. */
+    static final int PORT_ACTIVE_WIDTH = 16;
+    /** ibv_port_attr.active_speed. */
+    static final int PORT_ACTIVE_SPEED = 17;
+    /** ibv_port_attr.phys_state. */
+    static final int PORT_PHYS_STATE = 18;
+    /** ibv_port_attr.link_layer (IBV_LINK_LAYER_*). */
+    static final int PORT_LINK_LAYER = 19;
+    /** ibv_port_attr.flags. */
+    static final int PORT_FLAGS = 20;
+    /** ibv_port_attr.port_cap_flags2. */
+    static final int PORT_PORT_CAP_FLAGS2 = 21;
+    /** Length of the queryPort() array. */
+    static final int PORT_ATTR_LENGTH = 22;
+
     // ---- long[] indices for the connection manager's last event on a channel (cmEventDetails) ----
     /** rdma_cm_event.status (a negative errno, or a reject reason for REJECTED). */
     static final int CM_STATUS = 0;
@@ -220,7 +349,12 @@ final class IbexNative
 
     // ---- devices (librdmacm's rdma_get_devices: the same ibv_context pointers rdma_cm ids report) ----
 
-    /** @return the open contexts of all RDMA devices, in rdma_get_devices order (kept open for the process). */
+    /**
+     * rdma_get_devices. On a machine without RDMA devices librdmacm fails rather than listing none: that
+     * throws VerbsException(ENODEV), as on a host without Soft-RoCE.
+     *
+     * @return the open contexts of all RDMA devices, in rdma_get_devices order (kept open for the process).
+     */
     static native long[] contexts();
 
     /**
@@ -237,15 +371,17 @@ final class IbexNative
 
     /**
      * @param context an ibv_context*.
-     * @return ibv_query_device: the numeric members of struct ibv_device_attr in declaration order (fw_ver
-     *         omitted, GUIDs as in memory i.e. network byte order read as a little-endian long).
+     * @return ibv_query_device: DEV_ATTR_LENGTH values at the DEV_* indices, the numeric members of struct
+     *         ibv_device_attr in declaration order (fw_ver omitted, GUIDs as in memory i.e. network byte order
+     *         read as a little-endian long).
      */
     static native long[] queryDevice(long context);
 
     /**
      * @param context an ibv_context*.
      * @param port    port number, from 1.
-     * @return ibv_query_port: the members of struct ibv_port_attr in declaration order.
+     * @return ibv_query_port: PORT_ATTR_LENGTH values at the PORT_* indices, the members of struct
+     *         ibv_port_attr in declaration order.
      */
     static native long[] queryPort(long context, int port);
 
@@ -261,18 +397,21 @@ final class IbexNative
      * @param context an ibv_context*.
      * @param port    port number.
      * @param index   GID index.
-     * @return ibv_query_gid_type: 0 IB/RoCE v1, 1 RoCE v2 (enum ibv_gid_type).
+     * @return the entry's type from ibv_query_gid_ex (rdma-core 44 has no public ibv_query_gid_type): enum
+     *         ibv_gid_type, 0 IB, 1 RoCE v1, 2 RoCE v2.
      */
     static native int queryGidType(long context, int port, int index);
 
     /**
-     * Waits for one async event with poll(2) on the context's async fd, then gets and acks it.
+     * Waits for one async event with poll(2) on the context's async fd, then gets and acks it. The fd is made
+     * non-blocking on first use, so that a thread never blocks on an event another thread took.
      *
      * @param context   an ibv_context*.
      * @param timeoutMs poll timeout, -1 forever.
-     * @param out       out[0] = the element: qp_num for QP events, the ibv_cq* for CQ events, the port for
-     *                  port events.
-     * @return enum ibv_event_type, or -1 on timeout.
+     * @param out       out[0] = the element: qp_num for QP events, the ibv_cq* for CQ events, the ibv_srq* or
+     *                  ibv_wq* for SRQ and WQ events, the port for port events, 0 for IBV_EVENT_DEVICE_FATAL.
+     * @return enum ibv_event_type, or -1 on timeout (also when a signal interrupted the wait or another thread
+     *         took the event).
      */
     static native int getAsyncEvent(long context, int timeoutMs, long[] out);
 
@@ -312,9 +451,10 @@ final class IbexNative
     /**
      * Waits for a completion event with poll(2) on the channel's fd, gets it and acks it.
      *
-     * @param channel   ibv_comp_channel*.
+     * @param channel   ibv_comp_channel* from DiSNI's _createCompChannel (which makes its fd non-blocking).
      * @param timeoutMs poll timeout, -1 forever.
-     * @return the ibv_cq* the event is for, or 0 on timeout.
+     * @return the ibv_cq* the event is for, or 0 on timeout (also when a signal interrupted the wait or
+     *         another thread took the event: the channel's fd is non-blocking).
      */
     static native long getCqEvent(long channel, int timeoutMs);
 
@@ -326,15 +466,18 @@ final class IbexNative
     // ---- queue pairs ----
 
     /**
-     * ibv_create_qp, or rdma_create_qp when {@code cmId} is not 0 (the QP is then {@code id->qp}).
+     * ibv_create_qp, or rdma_create_qp when {@code cmId} is not 0 (the QP is then {@code id->qp}). The id must
+     * be live and have a device, and the PD be on that device (librdmacm refuses another with EINVAL);
+     * rdma_create_qp moves the new QP on at once: a connected QP to INIT (as the guest tests show), a UD QP
+     * to RTS.
      *
      * @param cmId     rdma_cm_id*, or 0 for a QP set up out of band.
      * @param pd       ibv_pd*.
      * @param sendCq   ibv_cq*.
      * @param recvCq   ibv_cq*.
      * @param qpType   enum ibv_qp_type (2 RC, 3 UC, 4 UD).
-     * @param caps     in: max_send_wr, max_recv_wr, max_send_sge, max_recv_sge, max_inline_data; out: the
-     *                 capabilities the device granted, same order.
+     * @param caps     5 values, in: max_send_wr, max_recv_wr, max_send_sge, max_recv_sge, max_inline_data;
+     *                 out: the capabilities the device granted, same order.
      * @param sqSigAll sq_sig_all.
      * @return ibv_qp*.
      */
@@ -364,7 +507,8 @@ final class IbexNative
     static native int queryQpState(long qp);
 
     /**
-     * ibv_destroy_qp, or rdma_destroy_qp when {@code cmId} is not 0.
+     * ibv_destroy_qp, or rdma_destroy_qp when {@code cmId} is not 0; with an id, a {@code qp} that is not
+     * {@code id->qp} (another QP, or one destroyed already) throws VerbsException(EINVAL).
      *
      * @param cmId rdma_cm_id* the QP was created on, or 0.
      * @param qp   ibv_qp*.
