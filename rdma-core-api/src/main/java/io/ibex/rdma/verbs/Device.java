@@ -16,6 +16,11 @@ public interface Device
     long guid();
 
     /**
+     * @return the transport the device implements, as {@code ibv_device.transport_type}.
+     */
+    TransportType transportType();
+
+    /**
      * @return the name of the provider that serves this device.
      */
     String providerName();

@@ -8,6 +8,7 @@ import io.ibex.rdma.verbs.Gid;
 import io.ibex.rdma.verbs.LinkLayer;
 import io.ibex.rdma.verbs.PortAttributes;
 import io.ibex.rdma.verbs.PortState;
+import io.ibex.rdma.verbs.TransportType;
 import io.ibex.rdma.verbs.VerbsException;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +49,14 @@ class DeviceConformanceTest extends LoopbackTest
         assertEquals(loopback.device().name(), context.device().name());
         assertEquals(loopback.device().guid(), context.queryDevice().nodeGuid(),
             "ibv_get_device_guid and ibv_query_device.node_guid differ");
+    }
+
+    @Test
+    void deviceImplementsTheInfinibandTransport()
+    {
+        // rxe and RoCE/InfiniBand adapters report IBV_TRANSPORT_IB; the suite does not cover iWARP.
+        assertEquals(TransportType.INFINIBAND, loopback.device().transportType());
+        assertEquals(0, loopback.device().transportType().value());
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.ibex.rdma.verbs.LinkLayer;
 import io.ibex.rdma.verbs.Mtu;
 import io.ibex.rdma.verbs.PortAttributes;
 import io.ibex.rdma.verbs.PortState;
+import io.ibex.rdma.verbs.TransportType;
 import io.ibex.rdma.verbs.VerbsException;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.AgentRunner;
@@ -132,6 +133,15 @@ final class SoftDevice implements Device
     public long guid()
     {
         return GUID;
+    }
+
+    /**
+     * The soft device implements the InfiniBand transport over TCP and UDP, as rxe does over UDP.
+     */
+    @Override
+    public TransportType transportType()
+    {
+        return TransportType.INFINIBAND;
     }
 
     @Override
