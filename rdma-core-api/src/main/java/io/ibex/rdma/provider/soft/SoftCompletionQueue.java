@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AsyncEvent;
 import io.ibex.rdma.verbs.AsyncEventType;
 import io.ibex.rdma.verbs.CompletionChannel;
@@ -22,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its own traffic without any hand-off. Overflow raises {@link AsyncEventType#CQ_ERR} and puts the QPs
  * using the CQ in error.
  */
-final class SoftCompletionQueue extends SoftResource implements CompletionQueue
+final class SoftCompletionQueue extends ProviderResource implements CompletionQueue
 {
     private static final Logger LOG = LoggerFactory.getLogger(SoftCompletionQueue.class);
     private static final AtomicInteger IDS = new AtomicInteger();
@@ -50,6 +51,7 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue
 
     SoftCompletionQueue(final SoftContext context, final int cqe, final SoftCompletionChannel channel)
     {
+        super(context);
         this.context = context;
         this.channel = channel;
         this.capacity = cqe;
@@ -131,12 +133,6 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue
             armed = true;
             this.solicitedOnly = solicitedOnly;
         }
-    }
-
-    @Override
-    public String toString()
-    {
-        return describe();
     }
 
     /**
@@ -247,19 +243,19 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue
     }
 
     @Override
-    String describe()
+    protected String describe()
     {
         return "CQ #" + id;
     }
 
     @Override
-    int closeRank()
+    protected int closeRank()
     {
         return 1;
     }
 
     @Override
-    void release()
+    protected void release()
     {
         if (queuePairs.length > 0)
         {
@@ -270,6 +266,5 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue
         {
             channel.detach(this);
         }
-        context.removeChild(this);
     }
 }

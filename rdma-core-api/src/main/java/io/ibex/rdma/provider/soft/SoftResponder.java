@@ -128,17 +128,17 @@ final class SoftResponder
         final QpState current = qp.state;
         if (current == QpState.RESET)
         {
-            throw new PostException(VerbsException.EINVAL, index, qp.describe() + " is in RESET: post_recv " +
+            throw new PostException(VerbsException.EINVAL, index, qp + " is in RESET: post_recv " +
                 "needs INIT or later");
         }
         if (wr.numSge() > caps.maxRecvSge())
         {
             throw new PostException(VerbsException.EINVAL, index, "num_sge=" + wr.numSge() +
-                " exceeds max_recv_sge=" + caps.maxRecvSge() + " of " + qp.describe());
+                " exceeds max_recv_sge=" + caps.maxRecvSge() + " of " + qp);
         }
         if (rqTail - rqHead >= rqCapacity)
         {
-            throw new PostException(VerbsException.ENOMEM, index, "receive queue of " + qp.describe() +
+            throw new PostException(VerbsException.ENOMEM, index, "receive queue of " + qp +
                 " is full (max_recv_wr=" + caps.maxRecvWr() + ")");
         }
         final int slot = (int)(rqTail % rqCapacity);
