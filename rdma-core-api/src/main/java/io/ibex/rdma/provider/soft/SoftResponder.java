@@ -325,13 +325,12 @@ final class SoftResponder
                 WcStatus status = rSges.check(slot, device, pd, true);
                 if (status == WcStatus.SUCCESS && length > rSges.total(slot))
                 {
-                    status = WcStatus.LOC_LEN_ERR;
+                    status = WcStatus.LOC_QP_OP_ERR; // as rxe: the copy into the receive fails (malformed WQE)
                 }
                 if (status != WcStatus.SUCCESS)
                 {
                     completeRecv(slot, status, WcOpcode.RECV, 0, 0, qp.destQpn(), 0, false);
-                    responderError(link, status == WcStatus.LOC_LEN_ERR ? SYNDROME_NAK_INVALID_REQUEST :
-                        SYNDROME_NAK_REMOTE_OPERATION, psn);
+                    responderError(link, SYNDROME_NAK_REMOTE_OPERATION, psn);
                     return false;
                 }
                 startPlacing(psn, false, 0);
@@ -576,7 +575,7 @@ final class SoftResponder
         WcStatus status = rSges.check(slot, device, pd, true);
         if (status == WcStatus.SUCCESS && total > rSges.total(slot))
         {
-            status = WcStatus.LOC_LEN_ERR;
+            status = WcStatus.LOC_QP_OP_ERR; // as rxe: the copy into the receive fails (malformed WQE)
         }
         if (status != WcStatus.SUCCESS)
         {
