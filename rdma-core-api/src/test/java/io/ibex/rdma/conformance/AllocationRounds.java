@@ -1,8 +1,12 @@
 package io.ibex.rdma.conformance;
 
+import io.ibex.rdma.verbs.AddressHandle;
 import io.ibex.rdma.verbs.CompletionQueue;
+import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.ReceiveWorkRequest;
+import io.ibex.rdma.verbs.SendFlags;
+import io.ibex.rdma.verbs.SendOpcode;
 import io.ibex.rdma.verbs.SendWorkRequest;
 import io.ibex.rdma.verbs.WorkCompletion;
 
@@ -20,7 +24,25 @@ public final class AllocationRounds
 {
     private static final long WAIT_NANOS = Loopback.WAIT_MILLIS * 1_000_000L;
 
+    private static final int GRH = 40;
+    private static final int MESSAGE = 64;
+
     private final WorkCompletion[] wcs = {new WorkCompletion()};
+    private final int warmUp;
+    private final int measured;
+    private final int rounds;
+
+    /**
+     * @param warmUp   iterations before measuring.
+     * @param measured iterations per measured round.
+     * @param rounds   rounds to try (see {@link #assertSomeRoundAllocatesNothing}).
+     */
+    public AllocationRounds(final int warmUp, final int measured, final int rounds)
+    {
+        this.warmUp = warmUp;
+        this.measured = measured;
+        this.rounds = rounds;
+    }
 
     /**
      * Steady state means a whole round allocates nothing. A single round can still see a few hundred bytes
@@ -52,16 +74,51 @@ public final class AllocationRounds
     }
 
     /**
-     * RC: a SEND into a receive that is re-posted, then an RDMA WRITE, each awaited.
+     * RC: a SEND into a receive that is re-posted, then an RDMA WRITE, each awaited; no round may allocate.
      *
-     * @param a          the requester.
-     * @param b          the responder, with {@code recv} posted once before the first iteration.
-     * @param send       a signaled SEND.
-     * @param write      a signaled RDMA WRITE.
-     * @param recv       the responder's receive.
-     * @param iterations how many.
+     * @param a  the requester, connected to b.
+     * @param b  the responder.
+     * @param mr 4 KiB registered with LOCAL_WRITE and REMOTE_WRITE, in the QPs' PD.
      */
-    public void rc(
+    public void assertRcAllocatesNothing(final QueuePair a, final QueuePair b, final MemoryRegion mr)
+    {
+        final SendWorkRequest send = new SendWorkRequest().wrId(1).sendFlags(SendFlags.SIGNALED);
+        send.sge(0).set(mr, 0, MESSAGE);
+        final SendWorkRequest write = new SendWorkRequest().wrId(2).opcode(SendOpcode.RDMA_WRITE)
+            .sendFlags(SendFlags.SIGNALED).remote(mr.address() + 2048, mr.rkey());
+        write.sge(0).set(mr, 128, MESSAGE);
+        final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(3);
+        recv.sge(0).set(mr, 1024, MESSAGE);
+        b.postRecv(recv);
+        rc(a, b, send, write, recv, warmUp);
+        assertSomeRoundAllocatesNothing(measured + " RC post/poll iterations", rounds,
+            () -> rc(a, b, send, write, recv, measured));
+    }
+
+    /**
+     * UD: a datagram into a receive that is re-posted; no round may allocate.
+     *
+     * @param a    the sender, in RTS.
+     * @param b    the receiver, in RTS.
+     * @param ah   an address handle of b's port.
+     * @param qkey b's Q_Key.
+     * @param mr   4 KiB registered with LOCAL_WRITE, in the QPs' PD.
+     */
+    public void assertUdAllocatesNothing(
+        final QueuePair a, final QueuePair b, final AddressHandle ah, final int qkey, final MemoryRegion mr)
+    {
+        final SendWorkRequest send = new SendWorkRequest().wrId(1).sendFlags(SendFlags.SIGNALED)
+            .ud(ah, b.qpNum(), qkey);
+        send.sge(0).set(mr, 0, MESSAGE);
+        final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(3);
+        recv.sge(0).set(mr, 1024, MESSAGE + GRH);
+        b.postRecv(recv);
+        ud(a, b, send, recv, warmUp);
+        assertSomeRoundAllocatesNothing(measured + " UD post/poll iterations", rounds,
+            () -> ud(a, b, send, recv, measured));
+    }
+
+    private void rc(
         final QueuePair a,
         final QueuePair b,
         final SendWorkRequest send,
@@ -80,16 +137,7 @@ public final class AllocationRounds
         }
     }
 
-    /**
-     * UD: a datagram into a receive that is re-posted.
-     *
-     * @param a          the sender.
-     * @param b          the receiver, with {@code recv} posted once before the first iteration.
-     * @param send       a signaled UD SEND to {@code b}.
-     * @param recv       the receiver's receive.
-     * @param iterations how many.
-     */
-    public void ud(
+    private void ud(
         final QueuePair a, final QueuePair b, final SendWorkRequest send, final ReceiveWorkRequest recv,
         final int iterations)
     {

@@ -11,7 +11,6 @@ import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.rdma.verbs.QpInitAttr;
-import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.VerbsException;
 

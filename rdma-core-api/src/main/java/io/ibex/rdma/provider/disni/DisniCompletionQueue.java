@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.disni;
 
+import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.CompletionChannel;
 import io.ibex.rdma.verbs.CompletionQueue;
@@ -72,10 +73,7 @@ final class DisniCompletionQueue extends ProviderResource implements CompletionQ
     public int poll(final WorkCompletion[] wcs, final int max)
     {
         ensureOpen();
-        if (max < 0 || max > wcs.length)
-        {
-            throw new IllegalArgumentException("max=" + max + " outside 0.." + wcs.length);
-        }
+        ProviderChecks.requirePollRange(wcs, max);
         if (max == 0)
         {
             return 0;

@@ -2,6 +2,7 @@ package io.ibex.rdma.provider.disni;
 
 import com.ibm.disni.verbs.IbvContext;
 import com.ibm.disni.verbs.impl.NatIbvContext;
+import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AsyncEvent;
 import io.ibex.rdma.verbs.AsyncEventType;
@@ -156,18 +157,8 @@ final class DisniContext extends ProviderResource implements Context
     public CompletionQueue createCq(final int cqe, final CompletionChannel channel, final int compVector)
     {
         ensureOpen();
-        DisniCompletionChannel own = null;
-        if (channel != null)
-        {
-            if (!(channel instanceof DisniCompletionChannel) || channel.context() != this)
-            {
-                throw new VerbsException(VerbsException.EINVAL, "completion channel " + channel +
-                    " was not created from " + this);
-            }
-            own = (DisniCompletionChannel)channel;
-            own.ensureOpen();
-        }
-        return adopt(new DisniCompletionQueue(this, cqe, own, compVector));
+        return adopt(new DisniCompletionQueue(this, cqe,
+            ProviderChecks.channelOf(this, channel, DisniCompletionChannel.class), compVector));
     }
 
     @Override

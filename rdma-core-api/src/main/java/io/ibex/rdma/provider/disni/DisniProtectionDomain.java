@@ -4,6 +4,7 @@ import com.ibm.disni.verbs.IbvMr;
 import com.ibm.disni.verbs.IbvPd;
 import com.ibm.disni.verbs.SVCRegMr;
 import com.ibm.disni.verbs.impl.NatIbvPd;
+import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.AddressHandle;
@@ -14,7 +15,6 @@ import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.rdma.verbs.QpInitAttr;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.VerbsException;
-import org.agrona.BufferUtil;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -57,11 +57,7 @@ final class DisniProtectionDomain extends ProviderResource implements Protection
     public MemoryRegion registerMemory(final ByteBuffer buffer, final int access)
     {
         ensureOpen();
-        if (!buffer.isDirect())
-        {
-            throw new VerbsException(VerbsException.EINVAL, "only direct buffers can be registered, got " + buffer);
-        }
-        return register(BufferUtil.address(buffer), buffer.capacity(), access, buffer);
+        return register(ProviderChecks.directAddress(buffer), buffer.capacity(), access, buffer);
     }
 
     @Override
@@ -150,10 +146,7 @@ final class DisniProtectionDomain extends ProviderResource implements Protection
                 " length=" + length + " in " + this + " (DiSNI's ibv_reg_mr takes at most " + Integer.MAX_VALUE +
                 " bytes)");
         }
-        if ((access & ~AccessFlags.ALL) != 0)
-        {
-            throw new VerbsException(VerbsException.EINVAL, "unknown access flags 0x" + Integer.toHexString(access));
-        }
+        ProviderChecks.requireKnownAccess(access);
         final IbvMr mr;
         try
         {

@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.disni;
 
+import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AddressHandle;
 import io.ibex.rdma.verbs.CompletionQueue;
@@ -74,8 +75,8 @@ final class DisniQueuePair extends ProviderResource implements QueuePair
         this.pd = pd;
         this.type = init.type();
         this.cmId = cmId;
-        this.sendCq = ownCq(pd, init.sendCq(), "send");
-        this.recvCq = ownCq(pd, init.recvCq(), "receive");
+        this.sendCq = ProviderChecks.completionQueueOf(pd, init.sendCq(), DisniCompletionQueue.class, "send");
+        this.recvCq = ProviderChecks.completionQueueOf(pd, init.recvCq(), DisniCompletionQueue.class, "receive");
         final QpCapabilities asked = init.cap();
         final int[] granted = {asked.maxSendWr(), asked.maxRecvWr(), asked.maxSendSge(), asked.maxRecvSge(),
             asked.maxInlineData()};
@@ -389,17 +390,4 @@ final class DisniQueuePair extends ProviderResource implements QueuePair
         return Math.max(1, Math.min(queueDepth, MAX_LIST));
     }
 
-    private DisniCompletionQueue ownCq(final DisniProtectionDomain pd, final CompletionQueue cq, final String role)
-    {
-        if (!(cq instanceof DisniCompletionQueue) || cq.context() != pd.context())
-        {
-            throw new VerbsException(VerbsException.EINVAL, "cannot create a " + type + " QP in " + pd + ": its " +
-                role + " CQ " + cq + " belongs to " + cq.context() + ", not to " + pd.context());
-        }
-        if (cq.isClosed())
-        {
-            throw new IllegalStateException("cannot create a QP: its " + role + " CQ " + cq + " is closed");
-        }
-        return (DisniCompletionQueue)cq;
-    }
 }

@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AsyncEvent;
 import io.ibex.rdma.verbs.AsyncEventType;
@@ -97,10 +98,7 @@ final class SoftCompletionQueue extends ProviderResource implements CompletionQu
     public int poll(final WorkCompletion[] wcs, final int max)
     {
         ensureOpen();
-        if (max < 0 || max > wcs.length)
-        {
-            throw new IllegalArgumentException("max=" + max + " outside 0.." + wcs.length);
-        }
+        ProviderChecks.requirePollRange(wcs, max);
         final SoftQueuePair[] qps = queuePairs;
         for (final SoftQueuePair qp : qps)
         {

@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AsyncEvent;
 import io.ibex.rdma.verbs.CompletionChannel;
@@ -94,18 +95,8 @@ final class SoftContext extends ProviderResource implements Context
         {
             throw new VerbsException(VerbsException.EINVAL, "cqe=" + cqe + " outside 1.." + SoftDevice.MAX_CQE);
         }
-        SoftCompletionChannel softChannel = null;
-        if (channel != null)
-        {
-            if (!(channel instanceof SoftCompletionChannel) || channel.context() != this)
-            {
-                throw new VerbsException(VerbsException.EINVAL, "completion channel " + channel +
-                    " was not created from " + this);
-            }
-            softChannel = (SoftCompletionChannel)channel;
-            softChannel.ensureOpen();
-        }
-        return adopt(new SoftCompletionQueue(this, cqe, softChannel));
+        return adopt(new SoftCompletionQueue(this, cqe,
+            ProviderChecks.channelOf(this, channel, SoftCompletionChannel.class)));
     }
 
     @Override

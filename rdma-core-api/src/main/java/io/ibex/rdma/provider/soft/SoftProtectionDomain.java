@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.AddressHandle;
@@ -10,7 +11,6 @@ import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.rdma.verbs.QpInitAttr;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.VerbsException;
-import org.agrona.BufferUtil;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,11 +42,7 @@ final class SoftProtectionDomain extends ProviderResource implements ProtectionD
     public MemoryRegion registerMemory(final ByteBuffer buffer, final int access)
     {
         ensureOpen();
-        if (!buffer.isDirect())
-        {
-            throw new VerbsException(VerbsException.EINVAL, "only direct buffers can be registered, got " + buffer);
-        }
-        return register(BufferUtil.address(buffer), buffer.capacity(), access, buffer);
+        return register(ProviderChecks.directAddress(buffer), buffer.capacity(), access, buffer);
     }
 
     @Override
@@ -100,10 +96,7 @@ final class SoftProtectionDomain extends ProviderResource implements ProtectionD
             throw new VerbsException(VerbsException.EINVAL, "cannot register address=0x" +
                 Long.toHexString(address) + " length=" + length + " (max " + SoftDevice.MAX_MR_SIZE + ")");
         }
-        if ((access & ~AccessFlags.ALL) != 0)
-        {
-            throw new VerbsException(VerbsException.EINVAL, "unknown access flags 0x" + Integer.toHexString(access));
-        }
+        ProviderChecks.requireKnownAccess(access);
         if ((access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0 &&
             (access & AccessFlags.LOCAL_WRITE) == 0)
         {

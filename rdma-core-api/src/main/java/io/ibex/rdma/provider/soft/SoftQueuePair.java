@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.Gid;
@@ -87,8 +88,8 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         this.pd = pd;
         this.device = pd.softContext().softDevice();
         this.type = init.type();
-        this.sendCq = ownCq(pd, init.sendCq(), "send");
-        this.recvCq = ownCq(pd, init.recvCq(), "receive");
+        this.sendCq = ProviderChecks.completionQueueOf(pd, init.sendCq(), SoftCompletionQueue.class, "send");
+        this.recvCq = ProviderChecks.completionQueueOf(pd, init.recvCq(), SoftCompletionQueue.class, "receive");
         final QpCapabilities cap = init.cap();
         checkCap("max_send_wr", cap.maxSendWr(), SoftDevice.MAX_QP_WR);
         checkCap("max_recv_wr", cap.maxRecvWr(), SoftDevice.MAX_QP_WR);
@@ -470,20 +471,6 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         {
             recvCq.detach(this);
         }
-    }
-
-    private SoftCompletionQueue ownCq(final SoftProtectionDomain pd, final CompletionQueue cq, final String role)
-    {
-        if (!(cq instanceof SoftCompletionQueue) || cq.context() != pd.context())
-        {
-            throw new VerbsException(VerbsException.EINVAL, "cannot create a " + type + " QP in " + pd +
-                ": its " + role + " CQ " + cq + " belongs to " + cq.context() + ", not to " + pd.context());
-        }
-        if (cq.isClosed())
-        {
-            throw new IllegalStateException("cannot create a QP: its " + role + " CQ " + cq + " is closed");
-        }
-        return (SoftCompletionQueue)cq;
     }
 
     private static void checkCap(final String name, final int value, final int max)

@@ -101,11 +101,26 @@ class DisniAvailabilityTest
         }
         command.add("-Djava.library.path=" + libraryPath);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(classPath(AvailabilityProbe.class, DisniProvider.class, com.ibm.disni.verbs.RdmaVerbs.class,
+            org.slf4j.Logger.class, org.agrona.BufferUtil.class));
         command.add(AvailabilityProbe.class.getName());
         final Result result = run(command);
         assertEquals(0, result.exitValue, result.output);
         return result.output;
+    }
+
+    /**
+     * @return where the classes were loaded from (surefire's java.class.path is a manifest-only jar, the JUnit
+     *         console launcher's is its own jar).
+     */
+    private static String classPath(final Class<?>... classes) throws Exception
+    {
+        final List<String> entries = new ArrayList<>();
+        for (final Class<?> type : classes)
+        {
+            entries.add(Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
     private record Result(int exitValue, String output)
