@@ -190,9 +190,11 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
             switch (to)
             {
                 case RESET:
+                    acknowledgeBeforeStopping();
                     reset();
                     break;
                 case ERR:
+                    acknowledgeBeforeStopping();
                     enterError();
                     break;
                 case RTR:
@@ -458,6 +460,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         lock.lock();
         try
         {
+            acknowledgeBeforeStopping();
             closeLinks();
             state = QpState.RESET;
         }
@@ -665,6 +668,30 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
         state = QpState.ERR;
         flush();
+    }
+
+    /**
+     * An HCA acknowledges a request as it executes it; soft delays a lone ACK so a response can carry it. A QP
+     * that stops driving its link (ERR, RESET, destroy) sends the ACK it still owes, so the peer's completed
+     * requests do not fail for want of it.
+     */
+    private void acknowledgeBeforeStopping()
+    {
+        if (link == null || state == QpState.ERR)
+        {
+            return;
+        }
+        try
+        {
+            if (link.established() && responder.writeOwedAckNow(link))
+            {
+                link.flush();
+            }
+        }
+        catch (final IOException ex)
+        {
+            LOG.debug("{}: owed ACK not sent before stopping: {}", describe(), ex.toString());
+        }
     }
 
     private void flush()

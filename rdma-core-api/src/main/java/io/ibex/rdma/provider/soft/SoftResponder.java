@@ -516,7 +516,18 @@ final class SoftResponder
      */
     boolean writeOwedAck(final SoftLink link, final long now) throws IOException
     {
-        if (ackOwed && now - ackOwedSince >= ACK_DELAY_NANOS && link.ensureTxRoom(HEADER_LENGTH))
+        return ackOwed && now - ackOwedSince >= ACK_DELAY_NANOS && writeOwedAckNow(link);
+    }
+
+    /**
+     * Sends the ACK still owed at once, delay or not: for a QP about to stop driving its link, which an HCA
+     * would have acknowledged on.
+     *
+     * @return whether it was written.
+     */
+    boolean writeOwedAckNow(final SoftLink link) throws IOException
+    {
+        if (ackOwed && link.ensureTxRoom(HEADER_LENGTH))
         {
             writeAck(link, SYNDROME_ACK, (expectedPsn - 1) & PSN_MASK, 0);
             return true;

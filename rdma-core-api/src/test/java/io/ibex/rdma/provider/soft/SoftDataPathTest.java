@@ -1,6 +1,8 @@
 package io.ibex.rdma.provider.soft;
 
 import io.ibex.rdma.verbs.MemoryRegion;
+import io.ibex.rdma.verbs.QpAttr;
+import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.ReceiveWorkRequest;
@@ -14,12 +16,14 @@ import io.ibex.rdma.verbs.WorkCompletion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Soft-specific data path checks the conformance suite does not make: messages cut into several frames,
- * RNR retry timing on the soft wire, UD with the soft GRH.
+ * RNR retry timing on the soft wire, UD with the soft GRH, the ACK a QP still owes when it stops.
  */
 @Timeout(30)
 class SoftDataPathTest
@@ -124,6 +128,40 @@ class SoftDataPathTest
         for (int i = 0; i < 16; i++)
         {
             assertEquals(fixture.address().dgid().byteAt(i), mr.buffer().get(1024 + 8 + i), "GRH sgid byte " + i);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = { false, true })
+    void aReceiverThatStopsRightAfterItsReceiveCompletedHasAcknowledgedTheSend(final boolean errorFirst)
+    {
+        // An HCA acknowledges as it executes; soft delays a lone ACK to piggyback it, so a QP that stops
+        // driving its link (ERR, destroy) must still send the ACK it owes, or the peer's SEND fails. Whether the
+        // ACK is still owed at that moment is a matter of microseconds: several rounds make it likely.
+        final MemoryRegion mr = fixture.register(64);
+        for (int round = 0; round < 20; round++)
+        {
+            final QueuePair a = fixture.qp(QpType.RC, 4);
+            final QueuePair b = fixture.qp(QpType.RC, 4);
+            fixture.pair(a, b, 7);
+            final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(1);
+            recv.sge(0).set(mr, 32, 32);
+            b.postRecv(recv);
+            final SendWorkRequest send = new SendWorkRequest().wrId(2).sendFlags(SendFlags.SIGNALED);
+            send.sge(0).set(mr, 0, 16);
+            a.postSend(send);
+
+            assertEquals(WcStatus.SUCCESS, SoftFixture.await(b.recvCq()).status());
+            if (errorFirst)
+            {
+                b.modify(QpAttr.to(QpState.ERR)); // as rdma_disconnect does before the id is destroyed
+            }
+            b.close();
+
+            final WorkCompletion sent = SoftFixture.await(a.sendCq());
+            assertEquals(WcStatus.SUCCESS, sent.status(), "round " + round + ": " + sent);
+            assertEquals(WcOpcode.SEND, sent.opcode());
+            a.close();
         }
     }
 }
