@@ -461,6 +461,7 @@ final class SoftQueuePair extends SoftResource implements QueuePair
         lock.lock();
         try
         {
+            sendOwedAck();
             closeLinks();
             state = QpState.RESET;
         }
@@ -698,6 +699,21 @@ final class SoftQueuePair extends SoftResource implements QueuePair
         requester.reset();
         responder.reset();
         state = QpState.RESET;
+    }
+
+    private void sendOwedAck()
+    {
+        try
+        {
+            if (link != null && link.established() && responder.writeOwedAckNow(link))
+            {
+                link.flush();
+            }
+        }
+        catch (final IOException ex)
+        {
+            LOG.debug("{}: the owed ACK was not sent before closing: {}", describe(), ex.toString());
+        }
     }
 
     private void closeLinks()

@@ -525,6 +525,22 @@ final class SoftResponder
         return false;
     }
 
+    /**
+     * Sends an owed ACK at once, however recent: the QP is going away, and hardware would have acknowledged on
+     * receipt, so the peer must not lose its last send to a transport error for want of it.
+     *
+     * @return whether one was written.
+     */
+    boolean writeOwedAckNow(final SoftLink link) throws IOException
+    {
+        if (ackOwed && link.ensureTxRoom(HEADER_LENGTH))
+        {
+            writeAck(link, SYNDROME_ACK, (expectedPsn - 1) & PSN_MASK, 0);
+            return true;
+        }
+        return false;
+    }
+
     private void writeAck(final SoftLink link, final byte syndrome, final int psn, final int rnrTimer)
     {
         final ByteBuffer tx = link.tx();
