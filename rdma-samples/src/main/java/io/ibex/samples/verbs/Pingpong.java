@@ -126,7 +126,8 @@ final class Pingpong
         {
             throw new IllegalStateException(String.format(
                 "Failed status %s (%d) for wr_id %d (%s; %d of %d messages sent, %d received)",
-                wc.status(), wc.status().value(), wc.wrId(), wc.wrId() == SEND_WR_ID ? "a send" : "a receive of the peer's message",
+                wc.status(), wc.status().value(), wc.wrId(),
+                wc.wrId() == SEND_WR_ID ? "a send" : "a receive of the peer's message",
                 sent, iters, received));
         }
         if (wc.wrId() == SEND_WR_ID)

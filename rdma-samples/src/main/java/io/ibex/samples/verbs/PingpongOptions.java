@@ -5,7 +5,7 @@ import io.ibex.samples.DeviceOptions;
 import io.ibex.samples.EndpointAddress;
 import io.ibex.samples.EndpointResources;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 import java.io.PrintWriter;
 import java.net.ServerSocket;
@@ -13,7 +13,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The options {@code ibv_rc_pingpong} and {@code ibv_ud_pingpong} share, with their names and defaults, and the
+ * The options {@code ibv_rc_pingpong} and {@code ibv_ud_pingpong} share, with their names and defaults (HOST,
+ * {@code -p} and the ibex-only ones in {@link OutOfBandOptions}), and the
  * program they share: open the endpoint, post the receives, exchange addresses over TCP, connect, run the loop,
  * print what the C tools print. The message size ({@code -s}) is each command's own, since its default differs.
  */
@@ -21,13 +22,8 @@ public final class PingpongOptions
 {
     private static final int LARGEST_SL = 15;
 
-    @Parameters(arity = "0..1", paramLabel = "HOST",
-        description = "Connect to the server on this host; without it, be the server and wait for a client.")
-    private String host;
-
-    @Option(names = { "-p", "--port" }, paramLabel = "PORT", defaultValue = "18515",
-        description = "Listen on/connect to this TCP port (default: ${DEFAULT-VALUE}).")
-    private int tcpPort;
+    @Mixin
+    private OutOfBandOptions outOfBand;
 
     @Option(names = { "-r", "--rx-depth" }, paramLabel = "DEPTH", defaultValue = "500",
         description = "Number of receives to post at a time (default: ${DEFAULT-VALUE}).")
@@ -54,15 +50,6 @@ public final class PingpongOptions
         description = "Validate the received buffer (the client zeroes the first byte of every 4 KiB page; " +
             "ibex checks every byte, on both sides).")
     private boolean validate;
-
-    @Option(names = "--listen", paramLabel = "ADDRESS",
-        description = "ibex only: the server listens on this address (default: every address, as the C tools).")
-    private String listenAddress;
-
-    @Option(names = "--timeout-ms", paramLabel = "MILLIS", defaultValue = "60000",
-        description = "ibex only: the longest wait for the peer's connection, each of its messages, and each " +
-            "completion (default: ${DEFAULT-VALUE}).")
-    private long timeoutMillis;
 
     /** @return receives to keep posted. */
     int rxDepth()
@@ -91,7 +78,7 @@ public final class PingpongOptions
     /** @return the longest wait for anything, in milliseconds. */
     long timeoutMillis()
     {
-        return timeoutMillis;
+        return outOfBand.timeoutMillis();
     }
 
     /**
@@ -101,10 +88,7 @@ public final class PingpongOptions
      */
     void check()
     {
-        if (tcpPort < 1 || tcpPort > 0xffff)
-        {
-            throw new IllegalArgumentException("-p/--port " + tcpPort + " out of range 1..65535");
-        }
+        outOfBand.check();
         if (rxDepth < 1)
         {
             throw new IllegalArgumentException("-r/--rx-depth " + rxDepth + " must be at least 1");
@@ -121,10 +105,6 @@ public final class PingpongOptions
         {
             throw new IllegalArgumentException("-g/--gid-idx " + gidIndex +
                 ": a GID index is 0 or more (leave -g out to address by LID)");
-        }
-        if (timeoutMillis < 1)
-        {
-            throw new IllegalArgumentException("--timeout-ms " + timeoutMillis + " must be at least 1");
         }
     }
 
@@ -150,7 +130,7 @@ public final class PingpongOptions
         final Device device = deviceOptions.device(deviceOptions.provider());
         try (PingpongEndpoint endpoint = open.apply(device))
         {
-            final boolean client = host != null;
+            final boolean client = outOfBand.isClient();
             Pingpong.fill(endpoint.buffer(), endpoint.messageOffset(), size, false);
             endpoint.pingpong().start();
             final EndpointAddress local = endpoint.address();
@@ -158,16 +138,16 @@ public final class PingpongOptions
             if (client)
             {
                 printLocal(out, local, udLocalLine);
-                try (OutOfBandSocket server = OutOfBandSocket.connect(host, tcpPort, timeoutMillis))
+                try (OutOfBandSocket server = outOfBand.connect())
                 {
                     remote = PingpongExchange.request(server, local);
                 }
             }
             else
             {
-                final ServerSocket listener = OutOfBandSocket.listen(listenAddress, tcpPort);
+                final ServerSocket listener = outOfBand.listen();
                 printLocal(out, local, udLocalLine); // once listening: a client started after this line connects
-                try (OutOfBandSocket peer = OutOfBandSocket.accept(listener, timeoutMillis))
+                try (OutOfBandSocket peer = outOfBand.accept(listener))
                 {
                     remote = PingpongExchange.serve(peer, local, endpoint::connect);
                 }

@@ -14,7 +14,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -47,13 +46,8 @@ public final class RdmaWriteCommand implements Callable<Integer>
     @Mixin
     private DeviceOptions deviceOptions;
 
-    @Parameters(arity = "0..1", paramLabel = "HOST",
-        description = "Connect to the server on this host; without it, be the server and wait for a client.")
-    private String host;
-
-    @Option(names = { "-p", "--port" }, paramLabel = "PORT", defaultValue = "18515",
-        description = "Listen on/connect to this TCP port (default: ${DEFAULT-VALUE}).")
-    private int tcpPort;
+    @Mixin
+    private OutOfBandOptions outOfBand;
 
     @Option(names = { "-g", "--gid-idx" }, paramLabel = "INDEX", defaultValue = "1",
         description = "Address by the GID at this index (default: ${DEFAULT-VALUE}, the IPv4-mapped GID; " +
@@ -69,15 +63,6 @@ public final class RdmaWriteCommand implements Callable<Integer>
         description = "Server: the text to write into the client's buffer (default: \"${DEFAULT-VALUE}\").")
     private String message;
 
-    @Option(names = "--listen", paramLabel = "ADDRESS",
-        description = "Server: listen on this address (default: every address).")
-    private String listenAddress;
-
-    @Option(names = "--timeout-ms", paramLabel = "MILLIS", defaultValue = "60000",
-        description = "The longest wait for the peer's connection, each of its messages, and the write's " +
-            "completion (default: ${DEFAULT-VALUE}).")
-    private long timeoutMillis;
-
     @Spec
     private CommandSpec spec;
 
@@ -89,17 +74,10 @@ public final class RdmaWriteCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        if (tcpPort < 1 || tcpPort > 0xffff)
-        {
-            throw new IllegalArgumentException("-p/--port " + tcpPort + " out of range 1..65535");
-        }
-        if (timeoutMillis < 1)
-        {
-            throw new IllegalArgumentException("--timeout-ms " + timeoutMillis + " must be at least 1");
-        }
+        outOfBand.check();
         final PrintWriter out = spec.commandLine().getOut();
         final Device device = deviceOptions.device(deviceOptions.provider());
-        if (host == null)
+        if (!outOfBand.isClient())
         {
             serve(out, device);
         }
@@ -118,14 +96,15 @@ public final class RdmaWriteCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("-m/--message is empty: there would be nothing to write");
         }
-        try (RcEndpoint endpoint = RcEndpoint.open(device, deviceOptions.portNum(), gidIndex, text.length, QUEUE_DEPTH))
+        try (RcEndpoint endpoint =
+            RcEndpoint.open(device, deviceOptions.portNum(), gidIndex, text.length, QUEUE_DEPTH))
         {
             endpoint.mr().buffer().put(0, text);
             final Peer local = peer(endpoint);
-            final ServerSocket listener = OutOfBandSocket.listen(listenAddress, tcpPort);
+            final ServerSocket listener = outOfBand.listen();
             out.println("  local address:  " + local.endpoint() + "; " + local.bufferText());
             out.flush();
-            try (OutOfBandSocket client = OutOfBandSocket.accept(listener, timeoutMillis))
+            try (OutOfBandSocket client = outOfBand.accept(listener))
             {
                 final Peer remote = readAddress(client);
                 out.println("  remote address: " + remote.endpoint() + "; " + remote.bufferText());
@@ -145,7 +124,8 @@ public final class RdmaWriteCommand implements Callable<Integer>
                     text.length, remote.address(), remote.rkey(), message);
                 out.flush();
                 endpoint.qp().postSend(write);
-                checkWrite(endpoint.awaitCompletion(timeoutMillis, "the RDMA WRITE into the client's buffer"));
+                checkWrite(endpoint.awaitCompletion(
+                    outOfBand.timeoutMillis(), "the RDMA WRITE into the client's buffer"));
 
                 final int crc = crc32(endpoint.mr().buffer(), text.length);
                 client.write(RdmaWriteDescriptor.encodeNotice(
@@ -165,12 +145,13 @@ public final class RdmaWriteCommand implements Callable<Integer>
     private void request(final PrintWriter out, final Device device)
     {
         final int bufferLength = RcPingpongCommand.checkedSize(size);
-        try (RcEndpoint endpoint = RcEndpoint.open(device, deviceOptions.portNum(), gidIndex, bufferLength, QUEUE_DEPTH))
+        try (RcEndpoint endpoint =
+            RcEndpoint.open(device, deviceOptions.portNum(), gidIndex, bufferLength, QUEUE_DEPTH))
         {
             final Peer local = peer(endpoint);
             out.println("  local address:  " + local.endpoint() + "; " + local.bufferText());
             out.flush();
-            try (OutOfBandSocket server = OutOfBandSocket.connect(host, tcpPort, timeoutMillis))
+            try (OutOfBandSocket server = outOfBand.connect())
             {
                 server.write(RdmaWriteDescriptor.encodeAddress(local), "our address message");
                 final Peer remote = readAddress(server);

@@ -1,35 +1,20 @@
 package io.ibex.samples.verbs;
 
 import io.ibex.rdma.Providers;
-import io.ibex.rdma.provider.soft.SoftProvider;
 import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.Device;
 import io.ibex.rdma.verbs.DeviceAttributes;
 import io.ibex.rdma.verbs.PortAttributes;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+@ExtendWith(SoftResourcesReleased.class)
 class DevinfoCommandTest
 {
-    private int resourcesBefore;
-
-    @BeforeEach
-    void countResources()
-    {
-        resourcesBefore = SoftProvider.liveResources();
-    }
-
-    @AfterEach
-    void everyResourceIsReleased()
-    {
-        assertEquals(resourcesBefore, SoftProvider.liveResources(), "soft verbs objects left open");
-    }
-
     /** What ibv_devinfo's print_hca_cap prints, from what the API reports (the format is rdma-core 44's). */
     private static List<String> expectedLines()
     {

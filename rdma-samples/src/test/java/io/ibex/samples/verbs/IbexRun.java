@@ -4,16 +4,19 @@ import io.ibex.samples.IbexCommand;
 import picocli.CommandLine;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,6 +31,13 @@ import static org.junit.jupiter.api.Assertions.fail;
 final class IbexRun
 {
     private static final Duration LIMIT = Duration.ofSeconds(60);
+    /** A thread of its own for each blocking task: the common pool may have one thread only. */
+    private static final Executor THREAD_EACH = (task) ->
+    {
+        final Thread thread = new Thread(task, "ibex-run");
+        thread.setDaemon(true);
+        thread.start();
+    };
     private static final Pattern ITERS = Pattern.compile("(?m)^(\\d+) iters in [0-9.]+ seconds = [0-9.]+ usec/iter$");
     private static final Pattern BYTES = Pattern.compile("(?m)^(\\d+) bytes in [0-9.]+ seconds = [0-9.]+ Mbit/sec$");
 
@@ -52,8 +62,10 @@ final class IbexRun
             {
                 throw new IllegalStateException("cannot start a JVM: " + command, ex);
             }
-            final CompletableFuture<Void> stdout = CompletableFuture.runAsync(() -> copy(process.getInputStream(), out));
-            final CompletableFuture<Void> stderr = CompletableFuture.runAsync(() -> copy(process.getErrorStream(), err));
+            final CompletableFuture<Void> stdout =
+                CompletableFuture.runAsync(() -> copy(process.getInputStream(), out), THREAD_EACH);
+            final CompletableFuture<Void> stderr =
+                CompletableFuture.runAsync(() -> copy(process.getErrorStream(), err), THREAD_EACH);
             status = process.onExit().thenApply((p) ->
             {
                 stdout.join();
@@ -67,7 +79,7 @@ final class IbexRun
             final CommandLine commandLine = IbexCommand.commandLine()
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true));
-            status = CompletableFuture.supplyAsync(() -> commandLine.execute(args));
+            status = CompletableFuture.supplyAsync(() -> commandLine.execute(args), THREAD_EACH);
         }
     }
 
@@ -98,6 +110,20 @@ final class IbexRun
         final IbexRun run = start(args);
         run.status();
         return run;
+    }
+
+    /**
+     * @param command the subcommand.
+     * @param port    the TCP port of the out-of-band exchange.
+     * @param more    the other arguments.
+     * @return the arguments of an out-of-band command on the soft provider whose server listens on loopback.
+     */
+    static String[] args(final String command, final int port, final String... more)
+    {
+        final List<String> args = new ArrayList<>(List.of(
+            command, "--provider", "soft", "-p", Integer.toString(port), "--listen", "127.0.0.1"));
+        args.addAll(List.of(more));
+        return args.toArray(new String[0]);
     }
 
     /** @return a TCP port on the loopback address that was free a moment ago. */
@@ -244,7 +270,7 @@ final class IbexRun
         return Long.parseLong(matcher.group(1));
     }
 
-    private static void copy(final java.io.InputStream in, final StringWriter to)
+    private static void copy(final InputStream in, final StringWriter to)
     {
         try (in)
         {
@@ -254,7 +280,7 @@ final class IbexRun
             {
                 synchronized (to)
                 {
-                    to.write(new String(buffer, 0, n, java.nio.charset.StandardCharsets.UTF_8));
+                    to.write(new String(buffer, 0, n, StandardCharsets.UTF_8));
                 }
             }
         }

@@ -1,43 +1,23 @@
 package io.ibex.samples.verbs;
 
-import io.ibex.rdma.provider.soft.SoftProvider;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@ExtendWith(SoftResourcesReleased.class)
 class RcPingpongCommandTest
 {
     private final int port = IbexRun.freePort();
-    private int resourcesBefore;
-
-    @BeforeEach
-    void countResources()
-    {
-        resourcesBefore = SoftProvider.liveResources();
-    }
-
-    @AfterEach
-    void everyResourceIsReleased()
-    {
-        assertEquals(resourcesBefore, SoftProvider.liveResources(), "soft verbs objects left open");
-    }
-
     private String[] args(final String... more)
     {
-        final String[] common = { "rc-pingpong", "--provider", "soft", "-p", Integer.toString(port),
-            "--listen", "127.0.0.1" };
-        final String[] all = Arrays.copyOf(common, common.length + more.length);
-        System.arraycopy(more, 0, all, common.length, more.length);
-        return all;
+        return IbexRun.args("rc-pingpong", port, more);
     }
 
     @Test
@@ -128,8 +108,10 @@ class RcPingpongCommandTest
         IbexRun.run(args()).assertFailed("rc-pingpong", "soft0 port 1 has an Ethernet link layer");
         IbexRun.run(args("-g", "1", "-m", "1000")).assertFailed("rc-pingpong", "-m/--mtu: MTU 1000 is not one of");
         IbexRun.run(args("-g", "1", "-n", "0")).assertFailed("rc-pingpong", "-n/--iters 0 must be at least 1");
-        IbexRun.run(args("-g", "1", "-t")).assertFailed("rc-pingpong", "-t/--ts (completion timestamps) is not supported");
-        IbexRun.run(args("-g", "1", "--odp")).assertFailed("rc-pingpong", "-o/--odp (on-demand paging) is not supported");
+        IbexRun.run(args("-g", "1", "-t"))
+            .assertFailed("rc-pingpong", "-t/--ts (completion timestamps) is not supported");
+        IbexRun.run(args("-g", "1", "--odp"))
+            .assertFailed("rc-pingpong", "-o/--odp (on-demand paging) is not supported");
     }
 
     @Test

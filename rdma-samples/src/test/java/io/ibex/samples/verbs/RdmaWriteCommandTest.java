@@ -1,13 +1,14 @@
 package io.ibex.samples.verbs;
 
 import io.ibex.rdma.Providers;
-import io.ibex.rdma.provider.soft.SoftProvider;
+import io.ibex.rdma.verbs.Gid;
+import io.ibex.samples.EndpointAddress;
+import io.ibex.samples.Inet6Text;
 import io.ibex.samples.RcEndpoint;
 import io.ibex.samples.verbs.RdmaWriteDescriptor.Notice;
 import io.ibex.samples.verbs.RdmaWriteDescriptor.Peer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -18,34 +19,18 @@ import java.util.Arrays;
 import java.util.zip.CRC32;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@ExtendWith(SoftResourcesReleased.class)
 class RdmaWriteCommandTest
 {
     private static final String MESSAGE = "Über die Leitung, ohne die CPU des Empfängers: RDMA WRITE";
 
     private final int port = IbexRun.freePort();
-    private int resourcesBefore;
-
-    @BeforeEach
-    void countResources()
-    {
-        resourcesBefore = SoftProvider.liveResources();
-    }
-
-    @AfterEach
-    void everyResourceIsReleased()
-    {
-        assertEquals(resourcesBefore, SoftProvider.liveResources(), "soft verbs objects left open");
-    }
-
     private String[] args(final String... more)
     {
-        final String[] common = { "rdma-write", "--provider", "soft", "-p", Integer.toString(port),
-            "--listen", "127.0.0.1" };
-        final String[] all = Arrays.copyOf(common, common.length + more.length);
-        System.arraycopy(more, 0, all, common.length, more.length);
-        return all;
+        return IbexRun.args("rdma-write", port, more);
     }
 
     private static void assertArrivedIntact(final IbexRun server, final IbexRun client, final String message)
@@ -103,7 +88,8 @@ class RdmaWriteCommandTest
             try (Socket peer = listener.accept())
             {
                 final InputStream in = peer.getInputStream();
-                final Peer clientPeer = RdmaWriteDescriptor.decodeAddress(in.readNBytes(RdmaWriteDescriptor.ADDRESS_LENGTH));
+                final Peer clientPeer =
+                    RdmaWriteDescriptor.decodeAddress(in.readNBytes(RdmaWriteDescriptor.ADDRESS_LENGTH));
                 fake.connect(clientPeer.endpoint());
                 peer.getOutputStream().write(RdmaWriteDescriptor.encodeAddress(
                     new Peer(fake.address(), fake.mr().address(), fake.mr().rkey(), 64)));
@@ -144,12 +130,12 @@ class RdmaWriteCommandTest
     void badWireDataIsRefusedFieldByField()
     {
         final Peer valid = RdmaWriteDescriptor.decodeAddress(RdmaWriteDescriptor.encodeAddress(new Peer(
-            new io.ibex.samples.EndpointAddress(7, 0x123456, 0xabcdef, io.ibex.rdma.verbs.Gid.parse("::ffff:10.0.0.1")),
+            new EndpointAddress(7, 0x123456, 0xabcdef, Gid.parse("::ffff:10.0.0.1")),
             0x7f0012345678L, 0x1234, 4096)));
         assertEquals(0x123456, valid.endpoint().qpNum());
         assertEquals(0xabcdef, valid.endpoint().psn());
         assertEquals(0x7f0012345678L, valid.address());
-        assertEquals("::ffff:10.0.0.1", io.ibex.samples.Inet6Text.format(valid.endpoint().gid()));
+        assertEquals("::ffff:10.0.0.1", Inet6Text.format(valid.endpoint().gid()));
 
         final byte[] zeroLength = RdmaWriteDescriptor.encodeAddress(valid);
         zeroLength[RdmaWriteDescriptor.LENGTH_OFFSET + 3] = 0;
@@ -165,14 +151,14 @@ class RdmaWriteCommandTest
         assertRefused(version, "address message version 9, expected 1");
 
         final byte[] notice = RdmaWriteDescriptor.encodeNotice(new Notice(RdmaWriteDescriptor.ARRIVED, 3, 0));
-        final IllegalArgumentException wrongKind = org.junit.jupiter.api.Assertions.assertThrows(
-            IllegalArgumentException.class, () -> RdmaWriteDescriptor.decodeNotice(notice, RdmaWriteDescriptor.WRITTEN));
+        final IllegalArgumentException wrongKind = assertThrows(IllegalArgumentException.class,
+            () -> RdmaWriteDescriptor.decodeNotice(notice, RdmaWriteDescriptor.WRITTEN));
         assertEquals("notice of kind 3, expected 2 (WRITTEN)", wrongKind.getMessage());
     }
 
     private static void assertRefused(final byte[] message, final String problem)
     {
-        final IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(
+        final IllegalArgumentException refused = assertThrows(
             IllegalArgumentException.class, () -> RdmaWriteDescriptor.decodeAddress(message));
         assertTrue(refused.getMessage().contains(problem), refused.getMessage());
     }

@@ -1,38 +1,19 @@
 package io.ibex.samples.verbs;
 
-import io.ibex.rdma.provider.soft.SoftProvider;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+@ExtendWith(SoftResourcesReleased.class)
 class UdPingpongCommandTest
 {
     private final int port = IbexRun.freePort();
-    private int resourcesBefore;
-
-    @BeforeEach
-    void countResources()
-    {
-        resourcesBefore = SoftProvider.liveResources();
-    }
-
-    @AfterEach
-    void everyResourceIsReleased()
-    {
-        assertEquals(resourcesBefore, SoftProvider.liveResources(), "soft verbs objects left open");
-    }
-
     private String[] args(final String... more)
     {
-        final String[] common = { "ud-pingpong", "--provider", "soft", "-p", Integer.toString(port),
-            "--listen", "127.0.0.1" };
-        final String[] all = Arrays.copyOf(common, common.length + more.length);
-        System.arraycopy(more, 0, all, common.length, more.length);
-        return all;
+        return IbexRun.args("ud-pingpong", port, more);
     }
 
     @Test
