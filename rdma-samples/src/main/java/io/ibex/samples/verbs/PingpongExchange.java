@@ -11,8 +11,8 @@ import java.util.function.Consumer;
  */
 final class PingpongExchange
 {
-    private static final String ADDRESS = "its address message (" + PingpongMessageDescriptor.LENGTH + " bytes)";
-    private static final String DONE = "its closing \"done\" (5 bytes)";
+    private static final String ADDRESS = "its address message";
+    private static final String DONE = "its closing \"done\"";
 
     private PingpongExchange()
     {

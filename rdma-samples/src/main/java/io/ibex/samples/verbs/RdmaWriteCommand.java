@@ -195,7 +195,7 @@ public final class RdmaWriteCommand implements Callable<Integer>
     private static Peer readAddress(final OutOfBandSocket connection)
     {
         final byte[] bytes = new byte[RdmaWriteDescriptor.ADDRESS_LENGTH];
-        connection.readFully(bytes, "its address message (" + bytes.length + " bytes)");
+        connection.readFully(bytes, "its address message");
         try
         {
             return RdmaWriteDescriptor.decodeAddress(bytes);
@@ -210,8 +210,7 @@ public final class RdmaWriteCommand implements Callable<Integer>
     private static Notice readNotice(final OutOfBandSocket connection, final int kind)
     {
         final byte[] bytes = new byte[RdmaWriteDescriptor.NOTICE_LENGTH];
-        connection.readFully(bytes, "its " + RdmaWriteDescriptor.kindName(kind) + " notice (" + bytes.length +
-            " bytes)");
+        connection.readFully(bytes, "its " + RdmaWriteDescriptor.kindName(kind) + " notice");
         try
         {
             return RdmaWriteDescriptor.decodeNotice(bytes, kind);

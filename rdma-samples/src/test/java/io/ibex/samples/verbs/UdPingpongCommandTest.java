@@ -50,16 +50,15 @@ class UdPingpongCommandTest
     }
 
     @Test
-    void aClientThatDiesMidRunTimesTheServerOutNamingWhatItAwaited()
+    void aServerThatDiesMidRunTimesTheClientOutNamingWhatItAwaited()
     {
-        final IbexRun server = IbexRun.start(args("-g", "1", "-n", "1000000", "--timeout-ms", "1000"))
-            .awaitOutput("local address");
-        final IbexRun client = IbexRun.startJvm(args("-g", "1", "-n", "1000000", "127.0.0.1"));
+        final IbexRun server = IbexRun.startJvm(args("-g", "1", "-n", "1000000")).awaitOutput("local address");
+        final IbexRun client = IbexRun.start(args("-g", "1", "-n", "1000000", "--timeout-ms", "1000", "127.0.0.1"));
         client.awaitOutput("remote address");
         server.awaitOutput("remote address");
-        client.kill();
+        server.kill();
 
-        server.assertFailed("ud-pingpong", "no completion within 1000 ms while awaiting the peer's message");
+        client.assertFailed("ud-pingpong", "no completion within 1000 ms while awaiting the peer's message");
     }
 
     @Test
