@@ -49,6 +49,10 @@ public final class DemoCommand implements Callable<Integer>
     @Mixin
     private DeviceOptions deviceOptions;
 
+    @Option(names = { "-g", "--gid-idx" }, paramLabel = "INDEX", defaultValue = "1",
+        description = "Address by the GID at this index (default: ${DEFAULT-VALUE}, the IPv4-mapped GID).")
+    private int gidIndex;
+
     @Option(names = "--timeout-ms", paramLabel = "MILLIS", defaultValue = "5000",
         description = "How long to wait for each completion (default: ${DEFAULT-VALUE}).")
     private long timeoutMillis;
@@ -69,10 +73,10 @@ public final class DemoCommand implements Callable<Integer>
         final Device device = deviceOptions.device(provider);
         final int portNum = deviceOptions.portNum();
         out.printf("provider %s, device %s, port %d, GID index %d%n",
-            provider.name(), device.name(), portNum, deviceOptions.gidIndex());
+            provider.name(), device.name(), portNum, gidIndex);
 
-        try (RcEndpoint a = RcEndpoint.open(device, portNum, deviceOptions.gidIndex(), BUFFER_LENGTH, QUEUE_DEPTH);
-            RcEndpoint b = RcEndpoint.open(device, portNum, deviceOptions.gidIndex(), BUFFER_LENGTH, QUEUE_DEPTH))
+        try (RcEndpoint a = RcEndpoint.open(device, portNum, gidIndex, BUFFER_LENGTH, QUEUE_DEPTH);
+            RcEndpoint b = RcEndpoint.open(device, portNum, gidIndex, BUFFER_LENGTH, QUEUE_DEPTH))
         {
             final EndpointAddress addressA = a.address();
             final EndpointAddress addressB = b.address();

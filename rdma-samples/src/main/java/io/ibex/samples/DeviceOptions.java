@@ -2,14 +2,17 @@ package io.ibex.samples;
 
 import io.ibex.rdma.Providers;
 import io.ibex.rdma.spi.RdmaProvider;
+import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.Device;
 import picocli.CommandLine.Option;
 
 import java.util.List;
 
 /**
- * The options that choose the provider, device, port and GID index, with the names and defaults of
- * {@code ibv_rc_pingpong} ({@code -d}, {@code -i}, {@code -g}); mixed into every command that opens a device.
+ * The options that choose the provider, device and port, with the names and defaults of
+ * {@code ibv_rc_pingpong} ({@code -d}, {@code -i}); mixed into every command that opens one port of a device.
+ * The GID index ({@code -g}) is each command's own option, since its default differs: the demo addresses by
+ * GID 1, the ping-pongs by LID unless told otherwise, as the C tools do.
  */
 public final class DeviceOptions
 {
@@ -26,16 +29,12 @@ public final class DeviceOptions
         description = "Use this port of the device (default: ${DEFAULT-VALUE}).")
     private int portNum;
 
-    @Option(names = { "-g", "--gid-idx" }, paramLabel = "INDEX", defaultValue = "1",
-        description = "Address by the GID at this index (default: ${DEFAULT-VALUE}, the IPv4-mapped GID).")
-    private int gidIndex;
-
     /**
      * @return the provider named by {@code --provider}, else the one {@link Providers#select()} chooses.
      */
     public RdmaProvider provider()
     {
-        return providerName == null ? Providers.select() : Providers.select(providerName);
+        return provider(providerName);
     }
 
     /**
@@ -45,24 +44,8 @@ public final class DeviceOptions
      */
     public Device device(final RdmaProvider provider)
     {
-        final List<Device> devices = provider.devices();
-        if (devices.isEmpty())
-        {
-            throw new IllegalStateException("RDMA provider '" + provider.name() + "' has no device");
-        }
-        if (deviceName == null)
-        {
-            return devices.get(0);
-        }
-        for (final Device device : devices)
-        {
-            if (device.name().equals(deviceName))
-            {
-                return device;
-            }
-        }
-        throw new IllegalStateException("RDMA provider '" + provider.name() + "' has no device '" + deviceName +
-            "'; its devices: " + String.join(", ", devices.stream().map(Device::name).toList()));
+        final List<Device> devices = devices(provider, deviceName);
+        return devices.get(0);
     }
 
     /** @return the port, from 1. */
@@ -71,9 +54,57 @@ public final class DeviceOptions
         return portNum;
     }
 
-    /** @return the GID-table index. */
-    public int gidIndex()
+    /**
+     * @param name a provider name, or null for the automatic choice.
+     * @return the provider of that name, else the one {@link Providers#select()} chooses.
+     */
+    public static RdmaProvider provider(final String name)
     {
-        return gidIndex;
+        return name == null ? Providers.select() : Providers.select(name);
+    }
+
+    /**
+     * @param provider the provider to look in.
+     * @param name     a device name, or null for all of them.
+     * @return the device of that name (a list of one), or all the provider's devices in its order.
+     * @throws IllegalStateException if the provider has no such device, or none at all.
+     */
+    public static List<Device> devices(final RdmaProvider provider, final String name)
+    {
+        final List<Device> devices = provider.devices();
+        if (devices.isEmpty())
+        {
+            throw new IllegalStateException("RDMA provider '" + provider.name() + "' has no device");
+        }
+        if (name == null)
+        {
+            return devices;
+        }
+        for (final Device device : devices)
+        {
+            if (device.name().equals(name))
+            {
+                return List.of(device);
+            }
+        }
+        throw new IllegalStateException("RDMA provider '" + provider.name() + "' has no device '" + name +
+            "'; its devices: " + String.join(", ", devices.stream().map(Device::name).toList()));
+    }
+
+    /**
+     * Checks that a port exists, as {@code ibv_devinfo -i} does before it queries one.
+     *
+     * @param context an open device.
+     * @param portNum the port asked for.
+     * @throws IllegalArgumentException naming the port and the ports there are.
+     */
+    public static void checkPort(final Context context, final int portNum)
+    {
+        final int ports = context.queryDevice().physPortCnt();
+        if (portNum < 1 || portNum > ports)
+        {
+            throw new IllegalArgumentException("port " + portNum + " out of range: " + context.device().name() +
+                " has " + (ports == 1 ? "port 1 only" : "ports 1.." + ports));
+        }
     }
 }

@@ -16,11 +16,11 @@ public record EndpointAddress(int lid, int qpNum, int psn, Gid gid)
 {
     /**
      * @return the address as {@code ibv_rc_pingpong} prints it, e.g.
-     *         {@code LID 0x0000, QPN 0x000011, PSN 0x3fa1c2, GID 0000:...:7f00:0001}.
+     *         {@code LID 0x0000, QPN 0x000011, PSN 0x3fa1c2, GID ::ffff:10.99.0.1}.
      */
     @Override
     public String toString()
     {
-        return String.format("LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s", lid, qpNum, psn, gid);
+        return String.format("LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s", lid, qpNum, psn, Inet6Text.format(gid));
     }
 }

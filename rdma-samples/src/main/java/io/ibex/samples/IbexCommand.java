@@ -1,5 +1,9 @@
 package io.ibex.samples;
 
+import io.ibex.samples.verbs.DevinfoCommand;
+import io.ibex.samples.verbs.RcPingpongCommand;
+import io.ibex.samples.verbs.RdmaWriteCommand;
+import io.ibex.samples.verbs.UdPingpongCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -17,7 +21,12 @@ import java.io.PrintWriter;
     mixinStandardHelpOptions = true,
     versionProvider = IbexCommand.ManifestVersion.class,
     description = "RDMA sample transport for Java: verbs demos and tools on the soft or disni provider.",
-    subcommands = { DemoCommand.class })
+    subcommands = {
+        DemoCommand.class,
+        DevinfoCommand.class,
+        RcPingpongCommand.class,
+        UdPingpongCommand.class,
+        RdmaWriteCommand.class })
 public final class IbexCommand
 {
     @Option(names = "--stack-trace", scope = CommandLine.ScopeType.INHERIT,

@@ -5,10 +5,8 @@ import io.ibex.rdma.verbs.AhAttr;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.Device;
-import io.ibex.rdma.verbs.Gid;
 import io.ibex.rdma.verbs.MemoryRegion;
-import io.ibex.rdma.verbs.PortAttributes;
-import io.ibex.rdma.verbs.ProtectionDomain;
+import io.ibex.rdma.verbs.Mtu;
 import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpCapabilities;
 import io.ibex.rdma.verbs.QpInitAttr;
@@ -19,57 +17,40 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
-import java.nio.ByteBuffer;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One end of a reliable connection set up out of band, the way {@code ibv_rc_pingpong} does it: its own
- * context, protection domain, one completion queue for sends and receives, an RC queue pair in INIT, and one
- * registered buffer that peers may RDMA WRITE into. Exchange {@link #address()}es, then {@link #connect} each
+ * One end of a reliable connection set up out of band, the way {@code ibv_rc_pingpong} does it: the
+ * {@link EndpointResources} (context, protection domain, one completion queue for sends and receives, one
+ * registered buffer) and an RC queue pair in INIT. Exchange {@link #address()}es, then {@link #connect} each
  * side to the other to move both queue pairs through RTR to RTS.
  * <p>
  * Not thread safe: one thread sets it up, afterwards the rules of {@link QueuePair} apply.
  */
 public final class RcEndpoint implements AutoCloseable
 {
-    /** What the buffer and the queue pair allow: local receives and remote RDMA WRITE. */
+    /** What the buffer and the queue pair allow in the demo and rdma-write: local receives and remote WRITE. */
     public static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
 
     private static final int PSN_MASK = 0xffffff;
     private static final int SGES_PER_REQUEST = 1;
 
-    private final Context context;
-    private final ProtectionDomain pd;
-    private final CompletionQueue cq;
+    private final EndpointResources resources;
     private final QueuePair qp;
-    private final MemoryRegion mr;
-    private final int portNum;
-    private final int gidIndex;
     private final int psn;
     private final WorkCompletion[] awaited = { new WorkCompletion() };
 
-    private RcEndpoint(
-        final Context context,
-        final ProtectionDomain pd,
-        final CompletionQueue cq,
-        final QueuePair qp,
-        final MemoryRegion mr,
-        final int portNum,
-        final int gidIndex)
+    private RcEndpoint(final EndpointResources resources, final QueuePair qp)
     {
-        this.context = context;
-        this.pd = pd;
-        this.cq = cq;
+        this.resources = resources;
         this.qp = qp;
-        this.mr = mr;
-        this.portNum = portNum;
-        this.gidIndex = gidIndex;
         this.psn = ThreadLocalRandom.current().nextInt() & PSN_MASK; // a random start PSN, as ibv_rc_pingpong
     }
 
     /**
-     * Opens the device and creates the endpoint's resources; its queue pair ends in INIT.
+     * Opens the device and creates an endpoint whose buffer and queue pair allow remote RDMA WRITE
+     * ({@link #ACCESS}), with as many sends as receives outstanding; its queue pair ends in INIT.
      *
      * @param device       the device to open.
      * @param portNum      the port, from 1.
@@ -85,21 +66,36 @@ public final class RcEndpoint implements AutoCloseable
         final int bufferLength,
         final int queueDepth)
     {
-        final Context context = device.open();
+        final EndpointResources resources =
+            EndpointResources.open(device, portNum, gidIndex, bufferLength, ACCESS, 2 * queueDepth, false);
+        return open(resources, queueDepth, queueDepth, ACCESS);
+    }
+
+    /**
+     * Creates the RC queue pair on opened resources and moves it to INIT; the endpoint owns the resources
+     * from here on, and closes them on failure.
+     *
+     * @param resources the opened resources.
+     * @param sendDepth outstanding sends the queue pair must hold.
+     * @param recvDepth outstanding receives the queue pair must hold.
+     * @param qpAccess  the remote access the queue pair allows ({@link AccessFlags}).
+     * @return the endpoint.
+     */
+    public static RcEndpoint open(
+        final EndpointResources resources, final int sendDepth, final int recvDepth, final int qpAccess)
+    {
         try
         {
-            final ProtectionDomain pd = context.allocPd();
-            final CompletionQueue cq = context.createCq(2 * queueDepth, null, 0);
-            final QpCapabilities cap = new QpCapabilities(
-                queueDepth, queueDepth, SGES_PER_REQUEST, SGES_PER_REQUEST, 0);
-            final QueuePair qp = pd.createQp(new QpInitAttr(QpType.RC, cq, cq, cap, false));
-            final MemoryRegion mr = pd.registerMemory(ByteBuffer.allocateDirect(bufferLength), ACCESS);
-            qp.modify(QpAttr.init(portNum, ACCESS));
-            return new RcEndpoint(context, pd, cq, qp, mr, portNum, gidIndex);
+            final CompletionQueue cq = resources.cq();
+            final QpCapabilities cap = new QpCapabilities(sendDepth, recvDepth, SGES_PER_REQUEST, SGES_PER_REQUEST, 0);
+            final QueuePair qp = resources.pd().createQp(new QpInitAttr(QpType.RC, cq, cq, cap, false));
+            final RcEndpoint endpoint = new RcEndpoint(resources, qp);
+            qp.modify(QpAttr.init(resources.portNum(), qpAccess));
+            return endpoint;
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietClose(context); // closing the context closes what was created from it
+            CloseHelper.quietClose(resources);
             throw ex;
         }
     }
@@ -109,22 +105,48 @@ public final class RcEndpoint implements AutoCloseable
      */
     public EndpointAddress address()
     {
-        final PortAttributes port = context.queryPort(portNum);
-        return new EndpointAddress(port.lid(), qp.qpNum(), psn, context.queryGid(portNum, gidIndex));
+        return new EndpointAddress(resources.port().lid(), qp.qpNum(), psn, resources.gid());
     }
 
     /**
-     * Moves the queue pair to RTR towards the peer, then to RTS, as {@code ibv_rc_pingpong}'s
-     * {@code pp_connect_ctx}: by GID when the peer has one, else by LID; path MTU is the port's active MTU.
+     * Moves the queue pair to RTR towards the peer, then to RTS, with the port's active MTU as path MTU and
+     * service level 0.
      *
      * @param remote the peer's address.
      */
     public void connect(final EndpointAddress remote)
     {
-        final AhAttr ah = Gid.ZERO.equals(remote.gid()) ?
-            AhAttr.local(portNum, remote.lid()) : AhAttr.global(portNum, remote.gid(), gidIndex);
-        qp.modify(QpAttr.rtr(ah, remote.qpNum(), remote.psn(), context.queryPort(portNum).activeMtu()));
+        connect(remote, resources.port().activeMtu(), 0);
+    }
+
+    /**
+     * Moves the queue pair to RTR towards the peer, then to RTS, as {@code ibv_rc_pingpong}'s
+     * {@code pp_connect_ctx}: through a GRH when the peer sent a GID (a non-zero interface id), else by LID.
+     *
+     * @param remote  the peer's address.
+     * @param pathMtu the path MTU.
+     * @param sl      the service level.
+     */
+    public void connect(final EndpointAddress remote, final Mtu pathMtu, final int sl)
+    {
+        qp.modify(QpAttr.rtr(ahAttr(resources, remote, sl), remote.qpNum(), remote.psn(), pathMtu));
         qp.modify(QpAttr.rts(psn));
+    }
+
+    /**
+     * The address of a peer's port as the rdma-core ping-pong examples build it: global (hop limit 1, the local
+     * GID index) when the peer's GID has a non-zero interface id, else by LID alone.
+     *
+     * @param resources the local endpoint's resources.
+     * @param remote    the peer's address.
+     * @param sl        the service level.
+     * @return the attributes.
+     */
+    public static AhAttr ahAttr(final EndpointResources resources, final EndpointAddress remote, final int sl)
+    {
+        final boolean global = remote.gid().interfaceId() != 0;
+        return new AhAttr(remote.lid(), sl, resources.portNum(), global, global ? remote.gid() : null,
+            global ? resources.gidIndex() : 0, global ? 1 : 0, 0, 0);
     }
 
     /**
@@ -139,7 +161,7 @@ public final class RcEndpoint implements AutoCloseable
     {
         final IdleStrategy idle = new BackoffIdleStrategy();
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (cq.poll(awaited, 1) == 0)
+        while (resources.cq().poll(awaited, 1) == 0)
         {
             if (System.nanoTime() - deadline > 0)
             {
@@ -152,16 +174,22 @@ public final class RcEndpoint implements AutoCloseable
         return awaited[0];
     }
 
+    /** @return the resources: context, channel, protection domain, completion queue, buffer. */
+    public EndpointResources resources()
+    {
+        return resources;
+    }
+
     /** @return the opened device context. */
     public Context context()
     {
-        return context;
+        return resources.context();
     }
 
     /** @return the completion queue of both sends and receives. */
     public CompletionQueue cq()
     {
-        return cq;
+        return resources.cq();
     }
 
     /** @return the RC queue pair. */
@@ -173,15 +201,15 @@ public final class RcEndpoint implements AutoCloseable
     /** @return the registered buffer's memory region ({@link MemoryRegion#buffer()} is the buffer). */
     public MemoryRegion mr()
     {
-        return mr;
+        return resources.mr();
     }
 
     /**
-     * Releases the buffer, queue pair, completion queue, protection domain and context, in that order.
+     * Releases the queue pair, then the resources.
      */
     @Override
     public void close()
     {
-        CloseHelper.closeAll(mr, qp, cq, pd, context);
+        CloseHelper.closeAll(qp, resources);
     }
 }

@@ -21,6 +21,13 @@ public interface Device
     TransportType transportType();
 
     /**
+     * @return the board id, as {@code ibv_devinfo} reads it from the {@code board_id} file of the device's sysfs
+     *         directory ({@code ibv_device.ibdev_path}) and prints it when there is one; empty when the device has
+     *         none (rxe, soft).
+     */
+    String boardId();
+
+    /**
      * @return the name of the provider that serves this device.
      */
     String providerName();

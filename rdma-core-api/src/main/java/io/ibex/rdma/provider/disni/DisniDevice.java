@@ -30,6 +30,7 @@ final class DisniDevice implements Device
     private final String name;
     private final long guid;
     private final TransportType transportType;
+    private final String boardId;
     private final int ports;
     private final Map<Long, DisniCompletionQueue> cqs = new ConcurrentHashMap<>();
     private final Map<Integer, DisniQueuePair> qps = new ConcurrentHashMap<>();
@@ -46,6 +47,8 @@ final class DisniDevice implements Device
         this.guid = DisniContext.hostOrder(attr[IbexNative.DEV_NODE_GUID]);
         this.ports = (int)attr[IbexNative.DEV_PHYS_PORT_CNT];
         this.transportType = TransportType.of(IbexNative.transportType(context));
+        final String board = sysfs(Path.of("board_id"));
+        this.boardId = board != null ? board : "";
     }
 
     @Override
@@ -64,6 +67,15 @@ final class DisniDevice implements Device
     public TransportType transportType()
     {
         return transportType;
+    }
+
+    /**
+     * Read from the device's sysfs directory, as ibv_devinfo reads it; rxe has none.
+     */
+    @Override
+    public String boardId()
+    {
+        return boardId;
     }
 
     @Override
@@ -200,23 +212,26 @@ final class DisniDevice implements Device
      */
     private String netdev(final int port)
     {
-        final Path device = Path.of("/sys/class/infiniband", name);
-        for (final Path candidate : new Path[]{device.resolve("parent"),
-            device.resolve(Path.of("ports", String.valueOf(port), "gid_attrs", "ndevs", "0"))})
+        final String parent = sysfs(Path.of("parent"));
+        return parent != null ? parent : sysfs(Path.of("ports", String.valueOf(port), "gid_attrs", "ndevs", "0"));
+    }
+
+    /**
+     * @param file a path inside the device's sysfs directory ({@code ibv_device.ibdev_path}).
+     * @return the file's text without surrounding white space, or null when it is absent, unreadable or empty
+     *         (not this kind of device, or an unused entry).
+     */
+    private String sysfs(final Path file)
+    {
+        try
         {
-            try
-            {
-                final String text = Files.readString(candidate, StandardCharsets.US_ASCII).strip();
-                if (!text.isEmpty())
-                {
-                    return text;
-                }
-            }
-            catch (final IOException | RuntimeException ex)
-            {
-                // not this kind of device, or the entry is unused: try the next source
-            }
+            final String text = Files.readString(Path.of("/sys/class/infiniband", name).resolve(file),
+                StandardCharsets.US_ASCII).strip();
+            return text.isEmpty() ? null : text;
         }
-        return null;
+        catch (final IOException | RuntimeException ex)
+        {
+            return null;
+        }
     }
 }

@@ -145,6 +145,15 @@ final class SoftDevice implements Device
         return TransportType.INFINIBAND;
     }
 
+    /**
+     * The soft device is no board.
+     */
+    @Override
+    public String boardId()
+    {
+        return "";
+    }
+
     @Override
     public String providerName()
     {

@@ -1,0 +1,217 @@
+package io.ibex.samples;
+
+import io.ibex.rdma.verbs.CompletionChannel;
+import io.ibex.rdma.verbs.CompletionQueue;
+import io.ibex.rdma.verbs.Context;
+import io.ibex.rdma.verbs.Device;
+import io.ibex.rdma.verbs.Gid;
+import io.ibex.rdma.verbs.LinkLayer;
+import io.ibex.rdma.verbs.MemoryRegion;
+import io.ibex.rdma.verbs.PortAttributes;
+import io.ibex.rdma.verbs.ProtectionDomain;
+import io.ibex.rdma.verbs.VerbsException;
+import org.agrona.CloseHelper;
+
+import java.nio.ByteBuffer;
+
+/**
+ * What an out-of-band endpoint opens before its queue pair, as the {@code pp_init_ctx} of the rdma-core
+ * ping-pong examples: the device context, a completion channel when completions are awaited as events, a
+ * protection domain, one registered buffer, and one completion queue for sends and receives. Opening checks the
+ * port and the GID index up front, so a bad {@code -i} or {@code -g} fails with a message that names it.
+ * <p>
+ * Not thread safe. Closing the context releases everything, children first.
+ */
+public final class EndpointResources implements AutoCloseable
+{
+    /** The GID index that means "address by LID, send no GID", as the C tools' default {@code -g} of -1. */
+    public static final int NO_GID = -1;
+
+    private final Context context;
+    private final CompletionChannel channel;
+    private final ProtectionDomain pd;
+    private final MemoryRegion mr;
+    private final CompletionQueue cq;
+    private final int portNum;
+    private final int gidIndex;
+    private final PortAttributes port;
+    private final Gid gid;
+
+    private EndpointResources(
+        final Context context,
+        final CompletionChannel channel,
+        final ProtectionDomain pd,
+        final MemoryRegion mr,
+        final CompletionQueue cq,
+        final int portNum,
+        final int gidIndex,
+        final PortAttributes port,
+        final Gid gid)
+    {
+        this.context = context;
+        this.channel = channel;
+        this.pd = pd;
+        this.mr = mr;
+        this.cq = cq;
+        this.portNum = portNum;
+        this.gidIndex = gidIndex;
+        this.port = port;
+        this.gid = gid;
+    }
+
+    /**
+     * Opens the device and creates the resources.
+     *
+     * @param device       the device to open.
+     * @param portNum      the port, from 1.
+     * @param gidIndex     the GID-table index to address by, or {@link #NO_GID} to address by LID.
+     * @param bufferLength bytes of the registered buffer, 1 or more.
+     * @param mrAccess     the {@link io.ibex.rdma.verbs.AccessFlags} of the registered buffer.
+     * @param cqe          entries of the completion queue.
+     * @param events       whether to create a completion channel for the completion queue.
+     * @return the resources; close them to release everything.
+     * @throws IllegalArgumentException for a port or GID index the device does not have, or a LID-addressed
+     *                                  endpoint on an Ethernet port.
+     */
+    public static EndpointResources open(
+        final Device device,
+        final int portNum,
+        final int gidIndex,
+        final int bufferLength,
+        final int mrAccess,
+        final int cqe,
+        final boolean events)
+    {
+        final Context context = device.open();
+        try
+        {
+            DeviceOptions.checkPort(context, portNum);
+            final PortAttributes port = context.queryPort(portNum);
+            final Gid gid = localGid(context, portNum, port, gidIndex);
+            final CompletionChannel channel = events ? context.createCompChannel() : null;
+            final ProtectionDomain pd = context.allocPd();
+            final MemoryRegion mr = pd.registerMemory(allocate(bufferLength), mrAccess);
+            final CompletionQueue cq = context.createCq(cqe, channel, 0);
+            return new EndpointResources(context, channel, pd, mr, cq, portNum, gidIndex, port, gid);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietClose(context); // closing the context closes what was created from it
+            throw ex;
+        }
+    }
+
+    private static Gid localGid(final Context context, final int portNum, final PortAttributes port, final int index)
+    {
+        final String where = context.device().name() + " port " + portNum;
+        if (index == NO_GID)
+        {
+            if (port.linkLayer() == LinkLayer.ETHERNET)
+            {
+                throw new IllegalArgumentException(where + " has an Ethernet link layer, where queue pairs are " +
+                    "addressed by GID: give a GID index with -g (1 is the IPv4-mapped GID on RoCE and soft)");
+            }
+            if (port.lid() == 0)
+            {
+                throw new IllegalArgumentException(where + " has no LID (is the subnet manager running?): " +
+                    "give a GID index with -g to address by GID");
+            }
+            return Gid.ZERO;
+        }
+        if (index < 0 || index >= port.gidTblLen())
+        {
+            throw new IllegalArgumentException("GID index " + index + " out of range: " + where + " has a GID " +
+                "table of " + port.gidTblLen() + " entries (0.." + (port.gidTblLen() - 1) + ")");
+        }
+        final Gid gid;
+        try
+        {
+            gid = context.queryGid(portNum, index);
+        }
+        catch (final VerbsException ex)
+        {
+            throw new IllegalArgumentException("cannot read GID index " + index + " of " + where, ex);
+        }
+        if (Gid.ZERO.equals(gid))
+        {
+            throw new IllegalArgumentException("GID index " + index + " of " + where + " is empty");
+        }
+        return gid;
+    }
+
+    private static ByteBuffer allocate(final int length)
+    {
+        try
+        {
+            return ByteBuffer.allocateDirect(length);
+        }
+        catch (final OutOfMemoryError ex)
+        {
+            throw new IllegalArgumentException("cannot allocate a buffer of " + length + " bytes: " +
+                ex.getMessage(), ex);
+        }
+    }
+
+    /** @return the opened device context. */
+    public Context context()
+    {
+        return context;
+    }
+
+    /** @return the completion channel of the completion queue, or null when completions are polled. */
+    public CompletionChannel channel()
+    {
+        return channel;
+    }
+
+    /** @return the protection domain. */
+    public ProtectionDomain pd()
+    {
+        return pd;
+    }
+
+    /** @return the registered buffer's memory region ({@link MemoryRegion#buffer()} is the buffer). */
+    public MemoryRegion mr()
+    {
+        return mr;
+    }
+
+    /** @return the completion queue of both sends and receives. */
+    public CompletionQueue cq()
+    {
+        return cq;
+    }
+
+    /** @return the port, from 1. */
+    public int portNum()
+    {
+        return portNum;
+    }
+
+    /** @return the GID-table index addressed by, or {@link #NO_GID}. */
+    public int gidIndex()
+    {
+        return gidIndex;
+    }
+
+    /** @return the port's attributes, as queried when opening. */
+    public PortAttributes port()
+    {
+        return port;
+    }
+
+    /** @return the port's GID at {@link #gidIndex()}, or {@link Gid#ZERO} when addressing by LID. */
+    public Gid gid()
+    {
+        return gid;
+    }
+
+    /**
+     * Releases the context and everything created from it.
+     */
+    @Override
+    public void close()
+    {
+        CloseHelper.closeAll(mr, cq, pd, channel, context);
+    }
+}
