@@ -1,6 +1,6 @@
 /*
  * IbexNative's devices: the contexts librdmacm opened (the ones its ids report, so that verbs objects made
- * here and by rdma_cm share them), names, device/port/GID queries, and async events.
+ * here and by rdma_cm share them), names and transport types, device/port/GID queries, and async events.
  */
 #include "ibex_native.h"
 

@@ -26,6 +26,8 @@ public class VerbsException extends RuntimeException
     public static final int EINVAL = 22;
     /** Operation not supported by the transport or provider. */
     public static final int EOPNOTSUPP = 95;
+    /** Network is down: a port that is not ACTIVE cannot carry traffic. */
+    public static final int ENETDOWN = 100;
     /** Address already in use. */
     public static final int EADDRINUSE = 98;
     /** Connection timed out. */

@@ -22,6 +22,9 @@ final class DisniCompletionChannel extends ProviderResource implements Completio
     private final IbvCompChannel channel;
     private final long handle;
     private final Map<Long, DisniCompletionQueue> cqs = new ConcurrentHashMap<>();
+    /** Held while waiting on the channel's fd, so that close never destroys the channel under a waiter. */
+    private final Object waitLock = new Object();
+    private boolean destroyed;
 
     DisniCompletionChannel(final DisniContext context)
     {
@@ -55,22 +58,30 @@ final class DisniCompletionChannel extends ProviderResource implements Completio
     }
 
     /**
-     * Waits until the deadline even when a signal or another thread's read ended one wait early.
+     * Waits until the deadline even when a signal or another thread's read ended one wait early. One thread
+     * waits at a time; close waits for it.
      */
     @Override
     public CompletionQueue getEvent(final long timeoutMillis)
     {
         ensureOpen();
         final long deadline = System.nanoTime() + Math.max(0, timeoutMillis) * 1_000_000L;
-        do
+        synchronized (waitLock)
         {
-            final long cq = IbexNative.getCqEvent(handle, remainingMillis(deadline));
-            if (cq != 0)
+            if (destroyed)
             {
-                return cqs.get(cq);
+                throw new IllegalStateException(this + " is closed");
             }
+            do
+            {
+                final long cq = IbexNative.getCqEvent(handle, remainingMillis(deadline));
+                if (cq != 0)
+                {
+                    return cqs.get(cq);
+                }
+            }
+            while (System.nanoTime() - deadline < 0);
         }
-        while (System.nanoTime() - deadline < 0);
         return null;
     }
 
@@ -108,13 +119,17 @@ final class DisniCompletionChannel extends ProviderResource implements Completio
         {
             throw new VerbsException(VerbsException.EBUSY, "cannot close " + this + ": still used by " + cqs.values());
         }
-        try
+        synchronized (waitLock)
         {
-            channel.destroyCompChannel();
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("ibv_destroy_comp_channel of " + this, ex);
+            try
+            {
+                channel.destroyCompChannel();
+            }
+            catch (final IOException ex)
+            {
+                throw DisniErrors.verbs("ibv_destroy_comp_channel of " + this, ex);
+            }
+            destroyed = true;
         }
     }
 }

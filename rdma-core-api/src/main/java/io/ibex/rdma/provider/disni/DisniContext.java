@@ -34,9 +34,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class DisniContext extends ProviderResource implements Context
 {
-    /** Network is down: a port that is not ACTIVE cannot carry traffic. */
-    static final int ENETDOWN = 100;
-
     private static final AtomicInteger IDS = new AtomicInteger();
     private static final AsyncEventType[] ASYNC_EVENT_TYPES = AsyncEventType.values();
     private static final PortState[] PORT_STATES = PortState.values();
@@ -190,7 +187,7 @@ final class DisniContext extends ProviderResource implements Context
         final String problem = device.portProblem(port);
         if (problem != null)
         {
-            throw new VerbsException(ENETDOWN, what + ": " + problem);
+            throw new VerbsException(VerbsException.ENETDOWN, what + ": " + problem);
         }
     }
 

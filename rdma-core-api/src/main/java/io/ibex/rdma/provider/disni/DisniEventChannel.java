@@ -33,8 +33,12 @@ final class DisniEventChannel extends ProviderResource implements EventChannel
     private final RdmaEventChannel channel;
     private final long handle;
     private final Map<Long, DisniCmId> ids = new ConcurrentHashMap<>();
-    /** One reader at a time: the details IbexNative keeps are those of the channel's last event. */
+    /**
+     * One reader at a time: the details IbexNative keeps are those of the channel's last event; and close
+     * waits for the reader, so that it never destroys the channel under it.
+     */
     private final Object readLock = new Object();
+    private boolean destroyed;
 
     DisniEventChannel(final DisniProvider provider)
     {
@@ -87,6 +91,10 @@ final class DisniEventChannel extends ProviderResource implements EventChannel
         final long deadline = System.nanoTime() + Math.max(0, timeoutMillis) * 1_000_000L;
         synchronized (readLock)
         {
+            if (destroyed)
+            {
+                throw new IllegalStateException(this + " is closed");
+            }
             do
             {
                 final CmEvent event = next(DisniCompletionChannel.remainingMillis(deadline));
@@ -126,13 +134,17 @@ final class DisniEventChannel extends ProviderResource implements EventChannel
     protected void release()
     {
         closeChildren();
-        try
+        synchronized (readLock)
         {
-            channel.destroyEventChannel();
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("rdma_destroy_event_channel of " + this, ex);
+            try
+            {
+                channel.destroyEventChannel();
+            }
+            catch (final IOException ex)
+            {
+                throw DisniErrors.verbs("rdma_destroy_event_channel of " + this, ex);
+            }
+            destroyed = true;
         }
     }
 

@@ -292,7 +292,12 @@ final class DisniQueuePair extends ProviderResource implements QueuePair
 
     private QpState queryState()
     {
-        final QpState state = STATES[IbexNative.queryQpState(handle)];
+        final int value = IbexNative.queryQpState(handle);
+        if (value < 0 || value >= STATES.length)
+        {
+            throw new IllegalStateException("ibv_query_qp reported state " + value + " for " + this);
+        }
+        final QpState state = STATES[value];
         knownState = state;
         return state;
     }

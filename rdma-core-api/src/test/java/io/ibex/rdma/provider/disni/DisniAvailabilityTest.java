@@ -25,8 +25,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @Timeout(120)
 class DisniAvailabilityTest
 {
-    /** Where the Maven build puts libdisni.so. */
-    private static final Path NATIVE = Path.of("target", "native");
+    /** Where the Maven build puts libdisni.so: target/native beside target/classes. */
+    private static final Path NATIVE = nativeDirectory();
 
     @Test
     void withoutTheLibrarySaysHowToBuildItAndPointTheJvmAtIt() throws Exception
@@ -88,6 +88,19 @@ class DisniAvailabilityTest
             IbexNative.VERSION), out);
         assertTrue(out.contains("rebuild it from this ibex's sources"), out);
         assertTrue(out.contains("auto=soft"), out);
+    }
+
+    private static Path nativeDirectory()
+    {
+        try
+        {
+            return Path.of(DisniProvider.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .resolveSibling("native");
+        }
+        catch (final java.net.URISyntaxException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
     }
 
     private static String probe(final String libraryPath, final boolean exports) throws Exception

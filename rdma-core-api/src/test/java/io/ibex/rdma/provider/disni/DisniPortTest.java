@@ -77,7 +77,7 @@ class DisniPortTest
                 assertTrue(availability.reason().contains("`ip link set " + netdev + " up`"), availability.reason());
                 final VerbsException ex = assertThrows(VerbsException.class,
                     () -> qp.modify(loopback.rtr(QpType.RC, peer)));
-                assertEquals(DisniContext.ENETDOWN, ex.errno(), ex.getMessage());
+                assertEquals(VerbsException.ENETDOWN, ex.errno(), ex.getMessage());
                 assertTrue(ex.getMessage().contains("to RTR: " + problem), ex.getMessage());
             }
             finally
