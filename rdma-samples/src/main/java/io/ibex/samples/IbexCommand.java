@@ -1,5 +1,9 @@
 package io.ibex.samples;
 
+import io.ibex.samples.cm.RdmaClientCommand;
+import io.ibex.samples.cm.RdmaServerCommand;
+import io.ibex.samples.cm.RpingCommand;
+import io.ibex.samples.cm.UdaddyCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -17,7 +21,9 @@ import java.io.PrintWriter;
     mixinStandardHelpOptions = true,
     versionProvider = IbexCommand.ManifestVersion.class,
     description = "RDMA sample transport for Java: verbs demos and tools on the soft or disni provider.",
-    subcommands = { DemoCommand.class })
+    subcommands = {
+        DemoCommand.class, RdmaServerCommand.class, RdmaClientCommand.class, RpingCommand.class, UdaddyCommand.class
+    })
 public final class IbexCommand
 {
     @Option(names = "--stack-trace", scope = CommandLine.ScopeType.INHERIT,
