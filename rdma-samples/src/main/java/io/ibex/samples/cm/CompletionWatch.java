@@ -72,8 +72,9 @@ public final class CompletionWatch
             cm.pollStray(awaited);
             if (System.nanoTime() - deadline > 0)
             {
-                throw new IllegalStateException(String.format("no %s within %d ms: no completion on QP 0x%06x (%s)",
-                    awaited, cm.timeoutMillis(), qp.qpNum(), qp.state()));
+                throw new IllegalStateException(String.format(
+                    "nothing came within %d ms while awaiting %s: no completion on QP 0x%06x (%s)",
+                    cm.timeoutMillis(), awaited, qp.qpNum(), qp.state()));
             }
             idle.idle();
         }

@@ -224,7 +224,7 @@ public final class UdaddyCommand implements Callable<Integer>
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException("-p " + portSpace + ": not a port space number", ex);
+            throw new IllegalArgumentException("-p " + portSpace + ": not a port space number"); // says it all
         }
         if (value != PortSpace.UDP.value())
         {
