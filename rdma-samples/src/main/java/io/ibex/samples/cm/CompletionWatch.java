@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * Awaits the completions of one connection's queue pair while watching its connection manager, so a peer that
  * disconnects or dies ends the wait at once with a message naming what was awaited, and a peer that goes
  * silent ends it after the time limit. Successful SEND completions that come while something else is awaited
- * are counted and passed over, as the C examples' completion handlers do.
+ * are passed over, as the C examples' completion handlers do.
  */
 public final class CompletionWatch
 {
@@ -28,7 +28,6 @@ public final class CompletionWatch
     private final CmSequence cm;
     private final WorkCompletion[] polled = { new WorkCompletion() };
     private final IdleStrategy idle = new BackoffIdleStrategy(SPINS, YIELDS, MIN_PARK_NS, MAX_PARK_NS);
-    private long sendsCompleted;
 
     /**
      * @param qp the queue pair, whose send and receive completions both go to {@code cq}.
@@ -66,8 +65,7 @@ public final class CompletionWatch
                 {
                     return wc;
                 }
-                sendsCompleted++;
-                continue;
+                continue; // a SEND completion passing by
             }
             cm.pollStray(awaited);
             if (System.nanoTime() - deadline > 0)
@@ -78,12 +76,6 @@ public final class CompletionWatch
             }
             idle.idle();
         }
-    }
-
-    /** @return how many SEND completions were passed over while awaiting others. */
-    public long sendsCompleted()
-    {
-        return sendsCompleted;
     }
 
     private void check(final WorkCompletion wc, final WcOpcode expected, final String awaited)

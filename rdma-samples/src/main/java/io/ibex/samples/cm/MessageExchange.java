@@ -16,6 +16,7 @@ import io.ibex.rdma.verbs.SendWorkRequest;
 import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WorkCompletion;
 
+import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 
 /**
@@ -44,6 +45,20 @@ final class MessageExchange
     private final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(RECV_WR_ID);
     private final SendWorkRequest send = new SendWorkRequest().wrId(SEND_WR_ID).opcode(SendOpcode.SEND);
 
+    /**
+     * One side of the exchange, given its connection manager.
+     */
+    @FunctionalInterface
+    interface Side
+    {
+        /**
+         * @param cm        the connection manager.
+         * @param resources where to put every resource created.
+         * @return what was exchanged with whom, for the output.
+         */
+        String run(CmSequence cm, ResourceStack resources);
+    }
+
     private MessageExchange(final QueuePair qp, final MemoryRegion mr, final CompletionWatch watch)
     {
         this.qp = qp;
@@ -54,6 +69,23 @@ final class MessageExchange
         // as the C tools: inline when the QP took 16 bytes of inline data, else from the registered buffer
         send.sendFlags(SendFlags.SIGNALED |
             (qp.capabilities().maxInlineData() >= MESSAGE_LENGTH ? SendFlags.INLINE : 0));
+    }
+
+    /**
+     * Runs one side as the C tools do, between the lines {@code TOOL: start} and {@code TOOL: end 0}.
+     *
+     * @param tool    the tool's name, e.g. {@code rdma-server}.
+     * @param options the provider and the time limit of each wait.
+     * @param out     where the lines go.
+     * @param side    the side.
+     */
+    static void run(final String tool, final CmOptions options, final PrintWriter out, final Side side)
+    {
+        out.println(tool + ": start");
+        out.flush();
+        CmProgram.run(options, event -> { }, (cm, resources) -> out.println(tool + ": " + side.run(cm, resources)));
+        out.println(tool + ": end 0");
+        out.flush();
     }
 
     /**

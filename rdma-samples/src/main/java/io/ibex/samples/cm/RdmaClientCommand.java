@@ -9,7 +9,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Callable;
 
@@ -47,13 +46,9 @@ public final class RdmaClientCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        final PrintWriter out = spec.commandLine().getOut();
         final InetSocketAddress destination = Arguments.address("-s", server, "-p", port);
-        out.println("rdma-client: start");
-        out.flush();
-        try (ResourceStack resources = new ResourceStack())
+        MessageExchange.run("rdma-client", options, spec.commandLine().getOut(), (cm, resources) ->
         {
-            final CmSequence cm = CmSequence.open(options, resources, event -> { });
             final CmId id = resources.push(cm.channel().createId(PortSpace.TCP));
             cm.resolve(id, null, destination);
             final MessageExchange exchange = MessageExchange.create(id, cm, resources);
@@ -61,12 +56,10 @@ public final class RdmaClientCommand implements Callable<Integer>
             cm.connect(id, ConnParam.of(null));
             exchange.send("the completion of the message");
             final int received = exchange.awaitReceive("the server's reply");
-            out.printf("rdma-client: sent %d bytes to %s, received %d%n", MessageExchange.MESSAGE_LENGTH,
-                id.remoteAddress(), received);
             id.disconnect();
-        }
-        out.println("rdma-client: end 0");
-        out.flush();
+            return "sent " + MessageExchange.MESSAGE_LENGTH + " bytes to " + id.remoteAddress() + ", received " +
+                received;
+        });
         return 0;
     }
 }

@@ -9,7 +9,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Callable;
 
@@ -47,13 +46,9 @@ public final class RdmaServerCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        final PrintWriter out = spec.commandLine().getOut();
         final InetSocketAddress bindTo = Arguments.address("-s", address, "-p", port);
-        out.println("rdma-server: start");
-        out.flush();
-        try (ResourceStack resources = new ResourceStack())
+        MessageExchange.run("rdma-server", options, spec.commandLine().getOut(), (cm, resources) ->
         {
-            final CmSequence cm = CmSequence.open(options, resources, event -> { });
             final CmId listener = resources.push(cm.channel().createId(PortSpace.TCP));
             cm.listen(listener, bindTo, 0);
             final CmId id = resources.push(cm.awaitConnectRequest(listener));
@@ -62,12 +57,10 @@ public final class RdmaServerCommand implements Callable<Integer>
             cm.accept(id, ConnParam.of(null));
             final int received = exchange.awaitReceive("the client's message");
             exchange.send("the completion of the reply");
-            out.printf("rdma-server: received %d bytes from %s, sent %d%n", received, id.remoteAddress(),
-                MessageExchange.MESSAGE_LENGTH);
             id.disconnect();
-        }
-        out.println("rdma-server: end 0");
-        out.flush();
+            return "received " + received + " bytes from " + id.remoteAddress() + ", sent " +
+                MessageExchange.MESSAGE_LENGTH;
+        });
         return 0;
     }
 }

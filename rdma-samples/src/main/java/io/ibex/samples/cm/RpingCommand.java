@@ -25,7 +25,6 @@ import java.util.function.Consumer;
  */
 @Command(
     name = "rping",
-    mixinStandardHelpOptions = true,
     description = "librdmacm's rping: RDMA ping-pong through rdma_cm (RC), the server RDMA-READing the " +
         "client's ping data and RDMA-WRITing it back.")
 public final class RpingCommand implements Callable<Integer>
@@ -63,6 +62,10 @@ public final class RpingCommand implements Callable<Integer>
     @Option(names = "-V", description = "Validate the ping data.")
     private boolean validate;
 
+    // rping's -V is validate, so not picocli's standard -V (version): help only
+    @Option(names = { "-h", "--help" }, usageHelp = true, description = "Show this help message and exit.")
+    private boolean help;
+
     @Option(names = "-d", description = "Print debug information.")
     private boolean debug;
 
@@ -90,30 +93,44 @@ public final class RpingCommand implements Callable<Integer>
         final Consumer<String> debugLog = debug ? out::println : line -> { };
         final Consumer<CmEvent> eventLog = event -> debugLog.accept(
             "cma_event type RDMA_CM_EVENT_" + event.type() + ", status " + event.status());
-        try (ResourceStack resources = new ResourceStack())
+        if (server)
         {
-            if (server)
-            {
-                runServer(resources, out, debugLog, eventLog);
-            }
-            else
-            {
-                runClient(resources, out, debugLog, eventLog);
-            }
+            final InetSocketAddress bindTo = bindAddress();
+            CmProgram.run(options, eventLog, (cm, resources) -> runServer(cm, resources, bindTo, out, debugLog));
+        }
+        else
+        {
+            final InetSocketAddress destination = serverAddress();
+            final InetSocketAddress source = sourceAddress == null ? null :
+                new InetSocketAddress(Arguments.address("-I", sourceAddress, "-p", port).getAddress(), 0);
+            CmProgram.run(options, eventLog,
+                (cm, resources) -> runClient(cm, resources, source, destination, out, debugLog));
         }
         out.flush();
         return 0;
     }
 
-    private void runServer(final ResourceStack resources, final PrintWriter out, final Consumer<String> debugLog,
-        final Consumer<CmEvent> eventLog)
+    private InetSocketAddress bindAddress()
     {
         if (sourceAddress != null)
         {
             throw new IllegalArgumentException("-I " + sourceAddress + ": only the client binds a source address");
         }
-        final InetSocketAddress bindTo = Arguments.address("-a", address != null ? address : "0.0.0.0", "-p", port);
-        final CmSequence cm = CmSequence.open(options, resources, eventLog);
+        return Arguments.address("-a", address != null ? address : "0.0.0.0", "-p", port);
+    }
+
+    private InetSocketAddress serverAddress()
+    {
+        if (address == null)
+        {
+            throw new IllegalArgumentException("the client needs the server's address: -a ADDRESS");
+        }
+        return Arguments.address("-a", address, "-p", port);
+    }
+
+    private void runServer(final CmSequence cm, final ResourceStack resources, final InetSocketAddress bindTo,
+        final PrintWriter out, final Consumer<String> debugLog)
+    {
         final CmId listener = resources.push(cm.channel().createId(PortSpace.TCP));
         cm.listen(listener, bindTo, 3);
         debugLog.accept("rdma_listen");
@@ -132,17 +149,9 @@ public final class RpingCommand implements Callable<Integer>
         id.disconnect();
     }
 
-    private void runClient(final ResourceStack resources, final PrintWriter out, final Consumer<String> debugLog,
-        final Consumer<CmEvent> eventLog)
+    private void runClient(final CmSequence cm, final ResourceStack resources, final InetSocketAddress source,
+        final InetSocketAddress destination, final PrintWriter out, final Consumer<String> debugLog)
     {
-        if (address == null)
-        {
-            throw new IllegalArgumentException("the client needs the server's address: -a ADDRESS");
-        }
-        final InetSocketAddress destination = Arguments.address("-a", address, "-p", port);
-        final InetSocketAddress source = sourceAddress == null ? null :
-            new InetSocketAddress(Arguments.address("-I", sourceAddress, "-p", port).getAddress(), 0);
-        final CmSequence cm = CmSequence.open(options, resources, eventLog);
         final CmId id = resources.push(cm.channel().createId(PortSpace.TCP));
         cm.resolve(id, source, destination);
         final RpingEndpoint endpoint = RpingEndpoint.create(id, size, cm, resources, debugLog);

@@ -81,29 +81,37 @@ public final class UdaddyCommand implements Callable<Integer>
         Arguments.range("-S", size, 0, Short.MAX_VALUE);
         checkPortSpace();
         final PrintWriter out = spec.commandLine().getOut();
-        try (ResourceStack resources = new ResourceStack())
+        if (server != null)
         {
-            final CmSequence cm = CmSequence.open(options, resources, event -> { });
-            if (server != null)
+            final InetSocketAddress destination = Arguments.address("-s", server, "--port", port);
+            final InetSocketAddress source = bind == null ? null :
+                new InetSocketAddress(Arguments.address("-b", bind, "--port", port).getAddress(), 0);
+            CmProgram.run(options, event -> { }, (cm, resources) ->
             {
-                runClient(cm, resources, out);
-            }
-            else
+                runClient(cm, resources, source, destination, out);
+                out.println("test complete");
+            });
+        }
+        else
+        {
+            final InetSocketAddress bindTo = Arguments.address("-b", bind != null ? bind : "0.0.0.0", "--port", port);
+            CmProgram.run(options, event -> { }, (cm, resources) ->
             {
-                runServer(cm, resources, out);
-            }
-            out.println("test complete");
+                runServer(cm, resources, bindTo, out);
+                out.println("test complete");
+            });
         }
         out.println("return status 0");
         out.flush();
         return 0;
     }
 
-    private void runServer(final CmSequence cm, final ResourceStack resources, final PrintWriter out)
+    private void runServer(final CmSequence cm, final ResourceStack resources, final InetSocketAddress bindTo,
+        final PrintWriter out)
     {
         out.println("udaddy: starting server");
         final CmId listener = resources.push(cm.channel().createId(PortSpace.UDP));
-        cm.listen(listener, Arguments.address("-b", bind != null ? bind : "0.0.0.0", "--port", port), 0);
+        cm.listen(listener, bindTo, 0);
         final List<UdaddyNode> nodes = new ArrayList<>();
         while (nodes.size() < connections)
         {
@@ -137,12 +145,10 @@ public final class UdaddyCommand implements Callable<Integer>
         out.println("data transfers complete");
     }
 
-    private void runClient(final CmSequence cm, final ResourceStack resources, final PrintWriter out)
+    private void runClient(final CmSequence cm, final ResourceStack resources, final InetSocketAddress source,
+        final InetSocketAddress destination, final PrintWriter out)
     {
         out.println("udaddy: starting client");
-        final InetSocketAddress destination = Arguments.address("-s", server, "--port", port);
-        final InetSocketAddress source = bind == null ? null :
-            new InetSocketAddress(Arguments.address("-b", bind, "--port", port).getAddress(), 0);
         final List<UdaddyNode> nodes = new ArrayList<>();
         out.println("udaddy: connecting");
         out.flush();

@@ -117,7 +117,8 @@ class RdmaServerClientTest
     @Test
     void aClientWhoseServerNeverAnswersGivesUpAfterItsTimeout() throws Exception
     {
-        final CompletableFuture<MisbehavingPeer> silent = CompletableFuture.supplyAsync(() -> MisbehavingPeer.accept(port));
+        final CompletableFuture<MisbehavingPeer> silent =
+            CompletableFuture.supplyAsync(() -> MisbehavingPeer.accept(port));
         CmPrograms.awaitListening(port, () -> !silent.isDone(), silent::toString);
 
         final CmPrograms.Run client = CmPrograms.run("rdma-client", "-s", LOOPBACK, "-p", "" + port,

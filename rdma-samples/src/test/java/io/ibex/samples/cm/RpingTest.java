@@ -177,6 +177,15 @@ class RpingTest
             CmPrograms.run("rping", "-s", "-p", "0").assertStatus(1).err().strip());
     }
 
+    @Test
+    void helpShowsRpingsOptionsWithMinusVForValidation()
+    {
+        final String usage = CmPrograms.run("rping", "--help").assertStatus(0).out();
+
+        assertTrue(usage.contains("-V                        Validate the ping data."), usage);
+        assertTrue(usage.contains("-S=SIZE                   Bytes of ping data, 23..65535 (default: 64)."), usage);
+    }
+
     /**
      * Checks the client's "ping data" lines: one per ping, numbered from 0, each the text rping writes
      * ("rdma-ping-N: " and the letters from 'A' + N on, cycling through 'A'..'z') of {@code size - 1} bytes.
