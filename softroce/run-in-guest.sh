@@ -7,7 +7,8 @@
 #   -e VAR   pass the host environment variable VAR into the guest (repeatable)
 #   -k       keep the job directory (console log, output) even on success
 # environment: SOFTROCE_TCG_THREAD=single|multi (default single), SOFTROCE_MEM (MiB, 4096),
-#   SOFTROCE_CPUS (default nproc), SOFTROCE_CACHE (default <checkout>/target/softroce)
+#   SOFTROCE_CPUS (default nproc), SOFTROCE_CACHE (default <checkout>/target/softroce),
+#   SOFTROCE_KERNEL_ARGS (appended to the guest kernel's command line, e.g. "clocksource=tsc tsc=reliable")
 # exit code: COMMAND's own, or 124 = hard timeout, 125 = install/boot/guest setup failure.
 #
 # Why a guest: the host kernel has no RDMA stack and KVM here cannot boot a stock kernel, so Debian's
@@ -22,7 +23,7 @@ readonly PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static rdma-core ib
     rdmacm-utils perftest libibverbs-dev librdmacm-dev iproute2 kmod cpio xz-utils)
 
 die() { echo "run-in-guest: $*" >&2; exit "$SETUP_RC"; }
-usage() { sed -n '4,12p' "$0" >&2; exit 2; }
+usage() { sed -n '4,13p' "$0" >&2; exit 2; }
 
 timeout_secs=${SOFTROCE_TIMEOUT:-900}
 keep=0
@@ -140,7 +141,7 @@ timeout -k 10 "$timeout_secs" qemu-system-x86_64 \
     -accel "tcg,thread=${SOFTROCE_TCG_THREAD:-single},tb-size=512" -cpu max -M q35 \
     -smp "${SOFTROCE_CPUS:-$(nproc)}" -m "${SOFTROCE_MEM:-4096}" -nodefaults -no-user-config -nic none \
     -kernel "$kernel" -initrd "$build/initramfs.cpio.gz" \
-    -append "console=ttyS0 quiet loglevel=4 panic=-1 rdinit=/init init=/no-fallback-shell stage2=$SOFTROCE_DIR/guest-init.sh" \
+    -append "console=ttyS0 quiet loglevel=4 panic=-1 rdinit=/init init=/no-fallback-shell stage2=$SOFTROCE_DIR/guest-init.sh ${SOFTROCE_KERNEL_ARGS:-}" \
     -display none -monitor none -serial "file:$job/console.log" -no-reboot \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
     -virtfs "local,path=$job,mount_tag=job,security_model=none" "${shares[@]}" \

@@ -1,12 +1,13 @@
 #!/bin/bash
 # The real-verbs tests: builds on the host, then in ONE Soft-RoCE guest boot runs
-#   1. the tests tagged "verbs" (DiSNI's own classes over libdisni.so on rxe0), with kernel
+#   1. the conformance suite (io.ibex.rdma.conformance) and the disni provider's own tests
+#      (io.ibex.rdma.provider.disni, tagged "verbs"), both on the disni provider over rxe0, with kernel
 #      resource hygiene checked after every test (io.ibex.rdma.hygiene.KernelResourceHygiene);
 #   2. every interop pair in softroce/interop/*.sh (ibex against the rdma-core/librdmacm C tools), with
 #      `rdma resource show` back at its baseline after each script.
 # usage: softroce/test-real-verbs.sh [-n] [JUNIT-CONSOLE-SELECTORS...]
 #   -n  skip the Maven build (reuse target/ from a previous build)
-#   selectors default to the whole set, e.g. --select-class io.ibex.rdma.conformance.RcOpcodesTest
+#   selectors default to both packages, e.g. --select-class io.ibex.rdma.conformance.UdConformanceTest
 # environment: IBEX_INTEROP (glob of interop scripts, default softroce/interop/*.sh; empty = none)
 # exit code: 0 when everything passed; the guest harness's 124/125 on timeout/setup failure.
 set -euo pipefail
@@ -34,7 +35,7 @@ fi
 }
 
 selectors=("$@")
-[ ${#selectors[@]} -gt 0 ] || selectors=(--select-package io.ibex.rdma.provider.disni)
+[ ${#selectors[@]} -gt 0 ] || selectors=(--select-package io.ibex.rdma.conformance --select-package io.ibex.rdma.provider.disni)
 printf '%q ' "${selectors[@]}" > "$OUT/selectors"
 echo "${IBEX_INTEROP-softroce/interop/*.sh}" > "$OUT/interop"
 

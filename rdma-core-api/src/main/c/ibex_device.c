@@ -39,6 +39,14 @@ JNIEXPORT jstring JNICALL IBEX(deviceName)(JNIEnv *env, jclass cls UNUSED, jlong
     return (*env)->NewStringUTF(env, ibv_get_device_name(PTR(struct ibv_context, context)->device));
 }
 
+JNIEXPORT jint JNICALL IBEX(transportType)(JNIEnv *env, jclass cls UNUSED, jlong context)
+{
+    if (ibex_null_verbs(env, context, "transportType: context")) {
+        return -1;
+    }
+    return PTR(struct ibv_context, context)->device->transport_type;
+}
+
 /* ibv_query_device into attr; 0, or -1 after throwing. */
 static int query_device(JNIEnv *env, jlong context, struct ibv_device_attr *attr, const char *what)
 {

@@ -9,7 +9,7 @@
 #include "disni_native.h"
 
 /* IbexNative.VERSION: bumped with every signature change there. */
-#define IBEX_NATIVE_VERSION 1
+#define IBEX_NATIVE_VERSION 2
 
 /* A JNI entry point of IbexNative: IBEX(qpNum) names IbexNative.qpNum. */
 #define IBEX(name) Java_io_ibex_rdma_provider_disni_IbexNative_##name

@@ -11,8 +11,12 @@ public enum PortSpace
     TCP(0x0106, QpType.RC),
     /** RDMA_PS_UDP: unreliable datagram queue pairs, resolved by SIDR. */
     UDP(0x0111, QpType.UD),
-    /** RDMA_PS_IB: any QP type; ibex uses it for unreliable connected queue pairs. */
-    IB(0x013F, QpType.UC);
+    /**
+     * RDMA_PS_IB: reliable connected queue pairs, as librdmacm's rdma_create_id types an id of this port space.
+     * UC cannot be connected through rdma_cm (the kernel's CM moves the QP with RC-only attributes, which a UC
+     * QP refuses): connect UC queue pairs out of band.
+     */
+    IB(0x013F, QpType.RC);
 
     private final int value;
     private final QpType qpType;
@@ -48,6 +52,7 @@ public enum PortSpace
                 return ps;
             }
         }
-        throw new IllegalArgumentException("no port space for " + type);
+        throw new IllegalArgumentException("no port space connects " + type + " queue pairs" +
+            (type == QpType.UC ? ": connect them out of band" : ""));
     }
 }

@@ -65,6 +65,23 @@ public final class WorkCompletion
     }
 
     /**
+     * Fills what a receive reports about the path it came on (after {@link #set}, which clears them); used by
+     * providers.
+     *
+     * @param pkeyIndex    P_Key index (UD).
+     * @param sl           service level.
+     * @param dlidPathBits destination LID path bits.
+     * @return this.
+     */
+    public WorkCompletion setPath(final int pkeyIndex, final int sl, final int dlidPathBits)
+    {
+        this.pkeyIndex = pkeyIndex;
+        this.sl = sl;
+        this.dlidPathBits = dlidPathBits;
+        return this;
+    }
+
+    /**
      * Copies another completion into this one.
      *
      * @param other the completion to copy.
@@ -74,10 +91,7 @@ public final class WorkCompletion
     {
         set(other.wrId, other.status, other.opcode, other.vendorErr, other.byteLen, other.immData,
             other.qpNum, other.srcQp, other.wcFlags, other.slid);
-        pkeyIndex = other.pkeyIndex;
-        sl = other.sl;
-        dlidPathBits = other.dlidPathBits;
-        return this;
+        return setPath(other.pkeyIndex, other.sl, other.dlidPathBits);
     }
 
     /** @return the id of the work request that completed. */

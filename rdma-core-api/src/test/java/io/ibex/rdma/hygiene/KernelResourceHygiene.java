@@ -5,9 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.ibex.rdma.Providers;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -21,6 +23,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@code -Djunit.jupiter.extensions.autodetection.enabled=true}, so host runs never call the tool.
  * The kernel releases some objects after the destroy call has returned (a connection's cm_id leaves once
  * its disconnect is done), so the check waits a little for the counts to settle before it fails.
+ * librdmacm opens every device for the rest of the process the first time the process lists them
+ * ({@code rdma_get_devices}), so the selected provider lists its devices before the first baseline.
  */
 public final class KernelResourceHygiene implements BeforeEachCallback, AfterEachCallback
 {
@@ -28,10 +32,15 @@ public final class KernelResourceHygiene implements BeforeEachCallback, AfterEac
     private static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(3);
     private static final ExtensionContext.Namespace NAMESPACE =
         ExtensionContext.Namespace.create(KernelResourceHygiene.class);
+    private static final AtomicBoolean DEVICES_LISTED = new AtomicBoolean();
 
     @Override
     public void beforeEach(final ExtensionContext context) throws Exception
     {
+        if (DEVICES_LISTED.compareAndSet(false, true))
+        {
+            Providers.select().devices();
+        }
         context.getStore(NAMESPACE).put("baseline", counts());
     }
 

@@ -18,7 +18,7 @@ package io.ibex.rdma.provider.disni;
 final class IbexNative
 {
     /** The version {@link #version()} returns; bumped when any signature here changes. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     // ---- long[] indices for QP attributes (modifyQp) and AH attributes (createAh, cm UD events) ----
     /** ibv_qp_attr.qp_state. */
@@ -362,6 +362,12 @@ final class IbexNative
      * @return ibv_get_device_name(context-&gt;device).
      */
     static native String deviceName(long context);
+
+    /**
+     * @param context an ibv_context*.
+     * @return context-&gt;device-&gt;transport_type (enum ibv_transport_type, -1 IBV_TRANSPORT_UNKNOWN).
+     */
+    static native int transportType(long context);
 
     /**
      * @param context an ibv_context*.

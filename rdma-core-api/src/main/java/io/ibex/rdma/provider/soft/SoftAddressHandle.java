@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AddressHandle;
 import io.ibex.rdma.verbs.AhAttr;
 import io.ibex.rdma.verbs.ProtectionDomain;
@@ -10,7 +11,7 @@ import java.net.InetSocketAddress;
 /**
  * A soft address handle: the UD destination endpoint decoded once from the destination GID.
  */
-final class SoftAddressHandle extends SoftResource implements AddressHandle
+final class SoftAddressHandle extends ProviderResource implements AddressHandle
 {
     private final SoftProtectionDomain pd;
     private final AhAttr attr;
@@ -18,6 +19,7 @@ final class SoftAddressHandle extends SoftResource implements AddressHandle
 
     SoftAddressHandle(final SoftProtectionDomain pd, final AhAttr attr)
     {
+        super(pd);
         if (!attr.isGlobal() || attr.dgid() == null || !SoftGidDescriptor.isSoftEndpoint(attr.dgid()))
         {
             throw new VerbsException(VerbsException.EINVAL, "address handle " + attr + " needs a global route " +
@@ -40,32 +42,26 @@ final class SoftAddressHandle extends SoftResource implements AddressHandle
         return attr;
     }
 
-    @Override
-    public String toString()
-    {
-        return describe();
-    }
-
     InetSocketAddress target()
     {
         return target;
     }
 
     @Override
-    String describe()
+    protected String describe()
     {
         return "AH to " + attr.dgid();
     }
 
     @Override
-    int closeRank()
+    protected int closeRank()
     {
         return 1;
     }
 
     @Override
-    void release()
+    protected void release()
     {
-        pd.removeChild(this);
+        // nothing held: the destination is only a socket address
     }
 }

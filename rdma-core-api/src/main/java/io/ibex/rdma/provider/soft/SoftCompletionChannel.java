@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.CompletionChannel;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.Context;
@@ -15,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A soft completion channel: armed CQs put themselves here once per arming. A thread waiting on it hands
  * the CQs' QPs to the progress thread at once, so event mode needs nobody polling.
  */
-final class SoftCompletionChannel extends SoftResource implements CompletionChannel
+final class SoftCompletionChannel extends ProviderResource implements CompletionChannel
 {
     private static final AtomicInteger IDS = new AtomicInteger();
 
@@ -26,6 +27,7 @@ final class SoftCompletionChannel extends SoftResource implements CompletionChan
 
     SoftCompletionChannel(final SoftContext context)
     {
+        super(context);
         this.context = context;
     }
 
@@ -59,12 +61,6 @@ final class SoftCompletionChannel extends SoftResource implements CompletionChan
         return cq;
     }
 
-    @Override
-    public String toString()
-    {
-        return describe();
-    }
-
     void attach(final SoftCompletionQueue cq)
     {
         cqs.add(cq);
@@ -82,24 +78,23 @@ final class SoftCompletionChannel extends SoftResource implements CompletionChan
     }
 
     @Override
-    String describe()
+    protected String describe()
     {
         return "completion channel #" + id;
     }
 
     @Override
-    int closeRank()
+    protected int closeRank()
     {
         return 2;
     }
 
     @Override
-    void release()
+    protected void release()
     {
         if (!cqs.isEmpty())
         {
             throw new VerbsException(VerbsException.EBUSY, "cannot close " + describe() + ": still used by " + cqs);
         }
-        context.removeChild(this);
     }
 }

@@ -1,5 +1,7 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderChecks;
+import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AsyncEvent;
 import io.ibex.rdma.verbs.AsyncEventType;
 import io.ibex.rdma.verbs.CompletionChannel;
@@ -22,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its own traffic without any hand-off. Overflow raises {@link AsyncEventType#CQ_ERR} and puts the QPs
  * using the CQ in error.
  */
-final class SoftCompletionQueue extends SoftResource implements CompletionQueue
+final class SoftCompletionQueue extends ProviderResource implements CompletionQueue
 {
     private static final Logger LOG = LoggerFactory.getLogger(SoftCompletionQueue.class);
     private static final AtomicInteger IDS = new AtomicInteger();
@@ -50,6 +52,7 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue
 
     SoftCompletionQueue(final SoftContext context, final int cqe, final SoftCompletionChannel channel)
     {
+        super(context);
         this.context = context;
         this.channel = channel;
         this.capacity = cqe;
@@ -95,10 +98,7 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue
     public int poll(final WorkCompletion[] wcs, final int max)
     {
         ensureOpen();
-        if (max < 0 || max > wcs.length)
-        {
-            throw new IllegalArgumentException("max=" + max + " outside 0.." + wcs.length);
-        }
+        ProviderChecks.requirePollRange(wcs, max);
         final SoftQueuePair[] qps = queuePairs;
         for (final SoftQueuePair qp : qps)
         {
@@ -131,12 +131,6 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue
             armed = true;
             this.solicitedOnly = solicitedOnly;
         }
-    }
-
-    @Override
-    public String toString()
-    {
-        return describe();
     }
 
     /**
@@ -247,19 +241,19 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue
     }
 
     @Override
-    String describe()
+    protected String describe()
     {
         return "CQ #" + id;
     }
 
     @Override
-    int closeRank()
+    protected int closeRank()
     {
         return 1;
     }
 
     @Override
-    void release()
+    protected void release()
     {
         if (queuePairs.length > 0)
         {
@@ -270,6 +264,5 @@ final class SoftCompletionQueue extends SoftResource implements CompletionQueue
         {
             channel.detach(this);
         }
-        context.removeChild(this);
     }
 }

@@ -1,5 +1,7 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderChecks;
+import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AsyncEvent;
 import io.ibex.rdma.verbs.CompletionChannel;
 import io.ibex.rdma.verbs.CompletionQueue;
@@ -21,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * An open soft device. Closing it closes its PDs (with their QPs, AHs and MRs), then CQs, then channels.
  */
-final class SoftContext extends SoftResource implements Context
+final class SoftContext extends ProviderResource implements Context
 {
     private static final Logger LOG = LoggerFactory.getLogger(SoftContext.class);
     private static final AtomicInteger IDS = new AtomicInteger();
@@ -33,6 +35,7 @@ final class SoftContext extends SoftResource implements Context
 
     SoftContext(final SoftDevice device)
     {
+        super(SoftProvider.LIVE);
         this.device = device;
     }
 
@@ -74,18 +77,14 @@ final class SoftContext extends SoftResource implements Context
     public ProtectionDomain allocPd()
     {
         ensureOpen();
-        final SoftProtectionDomain pd = new SoftProtectionDomain(this);
-        addChild(pd);
-        return pd;
+        return adopt(new SoftProtectionDomain(this));
     }
 
     @Override
     public CompletionChannel createCompChannel()
     {
         ensureOpen();
-        final SoftCompletionChannel channel = new SoftCompletionChannel(this);
-        addChild(channel);
-        return channel;
+        return adopt(new SoftCompletionChannel(this));
     }
 
     @Override
@@ -96,20 +95,8 @@ final class SoftContext extends SoftResource implements Context
         {
             throw new VerbsException(VerbsException.EINVAL, "cqe=" + cqe + " outside 1.." + SoftDevice.MAX_CQE);
         }
-        SoftCompletionChannel softChannel = null;
-        if (channel != null)
-        {
-            if (!(channel instanceof SoftCompletionChannel) || channel.context() != this)
-            {
-                throw new VerbsException(VerbsException.EINVAL, "completion channel " + channel +
-                    " was not created from " + describe());
-            }
-            softChannel = (SoftCompletionChannel)channel;
-            softChannel.ensureOpen();
-        }
-        final SoftCompletionQueue cq = new SoftCompletionQueue(this, cqe, softChannel);
-        addChild(cq);
-        return cq;
+        return adopt(new SoftCompletionQueue(this, cqe,
+            ProviderChecks.channelOf(this, channel, SoftCompletionChannel.class)));
     }
 
     @Override
@@ -127,12 +114,6 @@ final class SoftContext extends SoftResource implements Context
         }
     }
 
-    @Override
-    public String toString()
-    {
-        return describe();
-    }
-
     void raise(final AsyncEvent event)
     {
         if (!asyncEvents.offer(event))
@@ -147,19 +128,19 @@ final class SoftContext extends SoftResource implements Context
     }
 
     @Override
-    String describe()
+    protected String describe()
     {
         return "context #" + id + " of " + SoftDevice.NAME;
     }
 
     @Override
-    int closeRank()
+    protected int closeRank()
     {
         return 0;
     }
 
     @Override
-    void release()
+    protected void release()
     {
         closeChildren();
     }

@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.Device;
 import io.ibex.rdma.verbs.DeviceAttributes;
@@ -153,7 +154,7 @@ final class SoftDevice implements Device
     @Override
     public Context open()
     {
-        return SoftResource.opened(new SoftContext(this));
+        return ProviderResource.opened(new SoftContext(this));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.ProtectionDomain;
@@ -9,7 +10,7 @@ import java.nio.ByteBuffer;
 /**
  * A registered soft memory region; lkey and rkey are the same key from the device's key table.
  */
-final class SoftMemoryRegion extends SoftResource implements MemoryRegion
+final class SoftMemoryRegion extends ProviderResource implements MemoryRegion
 {
     private final SoftProtectionDomain pd;
     private final long address;
@@ -21,6 +22,7 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion
     SoftMemoryRegion(
         final SoftProtectionDomain pd, final long address, final long length, final int access, final ByteBuffer buffer)
     {
+        super(pd);
         this.pd = pd;
         this.address = address;
         this.length = length;
@@ -71,12 +73,6 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion
         return buffer;
     }
 
-    @Override
-    public String toString()
-    {
-        return describe();
-    }
-
     /**
      * @param addr   start of an access.
      * @param len    its length.
@@ -93,22 +89,21 @@ final class SoftMemoryRegion extends SoftResource implements MemoryRegion
     }
 
     @Override
-    String describe()
+    protected String describe()
     {
         return "MR 0x" + Integer.toHexString(key) + " [0x" + Long.toHexString(address) + ", +" + length + ", " +
             AccessFlags.toString(access) + "]";
     }
 
     @Override
-    int closeRank()
+    protected int closeRank()
     {
         return 2;
     }
 
     @Override
-    void release()
+    protected void release()
     {
         pd.softContext().softDevice().unregister(this);
-        pd.removeChild(this);
     }
 }

@@ -1,5 +1,7 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderChecks;
+import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.AddressHandle;
 import io.ibex.rdma.verbs.AhAttr;
@@ -9,7 +11,6 @@ import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.rdma.verbs.QpInitAttr;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.VerbsException;
-import org.agrona.BufferUtil;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A soft protection domain. Closing it while it still has MRs, QPs or AHs fails with EBUSY, as
  * {@code ibv_dealloc_pd} does.
  */
-final class SoftProtectionDomain extends SoftResource implements ProtectionDomain
+final class SoftProtectionDomain extends ProviderResource implements ProtectionDomain
 {
     private static final AtomicInteger IDS = new AtomicInteger();
 
@@ -27,6 +28,7 @@ final class SoftProtectionDomain extends SoftResource implements ProtectionDomai
 
     SoftProtectionDomain(final SoftContext context)
     {
+        super(context);
         this.context = context;
     }
 
@@ -40,11 +42,7 @@ final class SoftProtectionDomain extends SoftResource implements ProtectionDomai
     public MemoryRegion registerMemory(final ByteBuffer buffer, final int access)
     {
         ensureOpen();
-        if (!buffer.isDirect())
-        {
-            throw new VerbsException(VerbsException.EINVAL, "only direct buffers can be registered, got " + buffer);
-        }
-        return register(BufferUtil.address(buffer), buffer.capacity(), access, buffer);
+        return register(ProviderChecks.directAddress(buffer), buffer.capacity(), access, buffer);
     }
 
     @Override
@@ -58,24 +56,14 @@ final class SoftProtectionDomain extends SoftResource implements ProtectionDomai
     public QueuePair createQp(final QpInitAttr initAttr)
     {
         ensureOpen();
-        final SoftQueuePair qp = new SoftQueuePair(this, initAttr);
-        addChild(qp);
-        return qp;
+        return adopt(new SoftQueuePair(this, initAttr));
     }
 
     @Override
     public AddressHandle createAh(final AhAttr attr)
     {
         ensureOpen();
-        final SoftAddressHandle ah = new SoftAddressHandle(this, attr);
-        addChild(ah);
-        return ah;
-    }
-
-    @Override
-    public String toString()
-    {
-        return describe();
+        return adopt(new SoftAddressHandle(this, attr));
     }
 
     SoftContext softContext()
@@ -84,26 +72,21 @@ final class SoftProtectionDomain extends SoftResource implements ProtectionDomai
     }
 
     @Override
-    String describe()
+    protected String describe()
     {
         return "PD #" + handle;
     }
 
     @Override
-    int closeRank()
+    protected int closeRank()
     {
         return 0;
     }
 
     @Override
-    void release()
+    protected void release()
     {
-        final String open = openChildren();
-        if (!open.isEmpty())
-        {
-            throw new VerbsException(VerbsException.EBUSY, "cannot close " + describe() + ": still open: " + open);
-        }
-        context.removeChild(this);
+        refuseWhileChildrenOpen();
     }
 
     private MemoryRegion register(final long address, final long length, final int access, final ByteBuffer buffer)
@@ -113,18 +96,13 @@ final class SoftProtectionDomain extends SoftResource implements ProtectionDomai
             throw new VerbsException(VerbsException.EINVAL, "cannot register address=0x" +
                 Long.toHexString(address) + " length=" + length + " (max " + SoftDevice.MAX_MR_SIZE + ")");
         }
-        if ((access & ~AccessFlags.ALL) != 0)
-        {
-            throw new VerbsException(VerbsException.EINVAL, "unknown access flags 0x" + Integer.toHexString(access));
-        }
+        ProviderChecks.requireKnownAccess(access);
         if ((access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0 &&
             (access & AccessFlags.LOCAL_WRITE) == 0)
         {
             throw new VerbsException(VerbsException.EINVAL, "access " + AccessFlags.toString(access) +
                 ": REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE");
         }
-        final SoftMemoryRegion region = new SoftMemoryRegion(this, address, length, access, buffer);
-        addChild(region);
-        return region;
+        return adopt(new SoftMemoryRegion(this, address, length, access, buffer));
     }
 }

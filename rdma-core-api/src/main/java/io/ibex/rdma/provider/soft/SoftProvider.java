@@ -6,6 +6,7 @@ import io.ibex.rdma.spi.RdmaProvider;
 import io.ibex.rdma.verbs.Device;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The {@code soft} provider: a software RDMA device in pure Java that behaves like a verbs device (rxe is
@@ -22,6 +23,9 @@ public final class SoftProvider implements RdmaProvider
     public static final String NAME = "soft";
     /** The automatic-choice priority: below any hardware provider. */
     public static final int PRIORITY = 10;
+
+    /** The count of open soft verbs objects, for {@link #liveResources()}. */
+    static final AtomicInteger LIVE = new AtomicInteger();
 
     private static SoftDevice device;
 
@@ -40,7 +44,7 @@ public final class SoftProvider implements RdmaProvider
      */
     public static int liveResources()
     {
-        return SoftResource.liveCount();
+        return LIVE.get();
     }
 
     @Override

@@ -52,6 +52,12 @@ final class SoftQpTransitions
      */
     static void check(final String qpName, final QpType type, final QpState from, final QpState to, final int mask)
     {
+        if (from == QpState.RESET && to == QpState.ERR)
+        {
+            // the IB spec allows it, the kernel's table (ib_modify_qp_is_ok) does not: rxe says EINVAL
+            throw new VerbsException(VerbsException.EINVAL, "modify " + qpName + " (" + type + ") RESET -> ERR: " +
+                "not a legal transition (from RESET only RESET and INIT are)");
+        }
         if (to == QpState.RESET || to == QpState.ERR)
         {
             final int disallowed = mask & ~(QpAttrMask.STATE | QpAttrMask.CUR_STATE);

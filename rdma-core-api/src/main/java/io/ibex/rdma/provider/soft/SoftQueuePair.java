@@ -1,5 +1,7 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderChecks;
+import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.Gid;
 import io.ibex.rdma.verbs.ProtectionDomain;
@@ -43,7 +45,7 @@ import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
  * lock, the link and error handling; the {@link SoftRequester} runs the send side and the
  * {@link SoftResponder} the receive side.
  */
-final class SoftQueuePair extends SoftResource implements QueuePair
+final class SoftQueuePair extends ProviderResource implements QueuePair
 {
     /** How long a peer QP of the same device must go undriven before a poller of this QP drives it too. */
     static final long NEIGHBOUR_IDLE_NANOS = 20_000;
@@ -82,11 +84,12 @@ final class SoftQueuePair extends SoftResource implements QueuePair
 
     SoftQueuePair(final SoftProtectionDomain pd, final QpInitAttr init)
     {
+        super(pd);
         this.pd = pd;
         this.device = pd.softContext().softDevice();
         this.type = init.type();
-        this.sendCq = ownCq(pd, init.sendCq(), "send");
-        this.recvCq = ownCq(pd, init.recvCq(), "receive");
+        this.sendCq = ProviderChecks.completionQueueOf(pd, init.sendCq(), SoftCompletionQueue.class, "send");
+        this.recvCq = ProviderChecks.completionQueueOf(pd, init.recvCq(), SoftCompletionQueue.class, "receive");
         final QpCapabilities cap = init.cap();
         checkCap("max_send_wr", cap.maxSendWr(), SoftDevice.MAX_QP_WR);
         checkCap("max_recv_wr", cap.maxRecvWr(), SoftDevice.MAX_QP_WR);
@@ -155,12 +158,6 @@ final class SoftQueuePair extends SoftResource implements QueuePair
     InetSocketAddress remoteAddress()
     {
         return remoteAddress;
-    }
-
-    @Override
-    public String toString()
-    {
-        return describe();
     }
 
     @Override
@@ -446,19 +443,19 @@ final class SoftQueuePair extends SoftResource implements QueuePair
     }
 
     @Override
-    String describe()
+    protected String describe()
     {
         return "QP 0x" + Integer.toHexString(qpn) + " (" + type + ")";
     }
 
     @Override
-    int closeRank()
+    protected int closeRank()
     {
         return 0;
     }
 
     @Override
-    void release()
+    protected void release()
     {
         lock.lock();
         try
@@ -477,21 +474,6 @@ final class SoftQueuePair extends SoftResource implements QueuePair
         {
             recvCq.detach(this);
         }
-        pd.removeChild(this);
-    }
-
-    private SoftCompletionQueue ownCq(final SoftProtectionDomain pd, final CompletionQueue cq, final String role)
-    {
-        if (!(cq instanceof SoftCompletionQueue) || cq.context() != pd.context())
-        {
-            throw new VerbsException(VerbsException.EINVAL, "cannot create a " + type + " QP in " + pd.describe() +
-                ": its " + role + " CQ " + cq + " belongs to " + cq.context() + ", not to " + pd.context());
-        }
-        if (cq.isClosed())
-        {
-            throw new IllegalStateException("cannot create a QP: its " + role + " CQ " + cq + " is closed");
-        }
-        return (SoftCompletionQueue)cq;
     }
 
     private static void checkCap(final String name, final int value, final int max)

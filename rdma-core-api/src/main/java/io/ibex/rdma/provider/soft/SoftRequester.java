@@ -194,7 +194,7 @@ final class SoftRequester
         final QpState current = qp.state;
         if (current != QpState.RTS && current != QpState.ERR)
         {
-            throw new PostException(VerbsException.EINVAL, index, qp.describe() + " is in " + current +
+            throw new PostException(VerbsException.EINVAL, index, qp + " is in " + current +
                 ": post_send needs RTS");
         }
         final SendOpcode opcode = wr.opcode();
@@ -202,17 +202,17 @@ final class SoftRequester
             (type == QpType.UC && (opcode == SendOpcode.RDMA_READ || opcode.isAtomic())))
         {
             throw new PostException(VerbsException.EINVAL, index, "opcode " + opcode + " is not valid on a " + type +
-                " QP (" + qp.describe() + ")");
+                " QP (" + qp + ")");
         }
         if (wr.numSge() > caps.maxSendSge())
         {
             throw new PostException(VerbsException.EINVAL, index, "num_sge=" + wr.numSge() + " exceeds max_send_sge=" +
-                caps.maxSendSge() + " of " + qp.describe());
+                caps.maxSendSge() + " of " + qp);
         }
         if ((wr.sendFlags() & SendFlags.INLINE) != 0 && wr.totalLength() > caps.maxInlineData())
         {
             throw new PostException(VerbsException.EINVAL, index, "inline data of " + wr.totalLength() +
-                " bytes exceeds max_inline_data=" + caps.maxInlineData() + " of " + qp.describe());
+                " bytes exceeds max_inline_data=" + caps.maxInlineData() + " of " + qp);
         }
         if (wr.totalLength() > SoftDevice.MAX_MSG_SIZE)
         {
@@ -221,12 +221,12 @@ final class SoftRequester
         }
         if (type == QpType.UD && !(wr.ah() instanceof SoftAddressHandle))
         {
-            throw new PostException(VerbsException.EINVAL, index, "UD send on " + qp.describe() +
+            throw new PostException(VerbsException.EINVAL, index, "UD send on " + qp +
                 " needs an address handle of this provider, got " + wr.ah());
         }
         if (sqTail - sqHead >= sqCapacity)
         {
-            throw new PostException(VerbsException.ENOMEM, index, "send queue of " + qp.describe() +
+            throw new PostException(VerbsException.ENOMEM, index, "send queue of " + qp +
                 " is full (max_send_wr=" + caps.maxSendWr() + ")");
         }
     }
@@ -444,7 +444,7 @@ final class SoftRequester
         }
         catch (final IOException ex)
         {
-            LOG.debug("{}: UD datagram to {} lost: {}", qp.describe(), ah.target(), ex.toString());
+            LOG.debug("{}: UD datagram to {} lost: {}", qp, ah.target(), ex.toString());
         }
     }
 
@@ -620,7 +620,7 @@ final class SoftRequester
             if (now - lastAckProgress > limit)
             {
                 LOG.warn("{}: no response from QP 0x{} at {} for {} ms (timeout={}, retry_cnt={}): RETRY_EXC_ERR",
-                    qp.describe(), Integer.toHexString(qp.destQpn()), qp.remoteAddress(), limit / 1_000_000, timeout,
+                    qp, Integer.toHexString(qp.destQpn()), qp.remoteAddress(), limit / 1_000_000, timeout,
                     retryCnt);
                 failSend(sqHead, WcStatus.RETRY_EXC_ERR);
             }

@@ -128,17 +128,17 @@ final class SoftResponder
         final QpState current = qp.state;
         if (current == QpState.RESET)
         {
-            throw new PostException(VerbsException.EINVAL, index, qp.describe() + " is in RESET: post_recv " +
+            throw new PostException(VerbsException.EINVAL, index, qp + " is in RESET: post_recv " +
                 "needs INIT or later");
         }
         if (wr.numSge() > caps.maxRecvSge())
         {
             throw new PostException(VerbsException.EINVAL, index, "num_sge=" + wr.numSge() +
-                " exceeds max_recv_sge=" + caps.maxRecvSge() + " of " + qp.describe());
+                " exceeds max_recv_sge=" + caps.maxRecvSge() + " of " + qp);
         }
         if (rqTail - rqHead >= rqCapacity)
         {
-            throw new PostException(VerbsException.ENOMEM, index, "receive queue of " + qp.describe() +
+            throw new PostException(VerbsException.ENOMEM, index, "receive queue of " + qp +
                 " is full (max_recv_wr=" + caps.maxRecvWr() + ")");
         }
         final int slot = (int)(rqTail % rqCapacity);
@@ -325,13 +325,12 @@ final class SoftResponder
                 WcStatus status = rSges.check(slot, device, pd, true);
                 if (status == WcStatus.SUCCESS && length > rSges.total(slot))
                 {
-                    status = WcStatus.LOC_LEN_ERR;
+                    status = WcStatus.LOC_QP_OP_ERR; // as rxe: the copy into the receive fails (malformed WQE)
                 }
                 if (status != WcStatus.SUCCESS)
                 {
                     completeRecv(slot, status, WcOpcode.RECV, 0, 0, qp.destQpn(), 0, false);
-                    responderError(link, status == WcStatus.LOC_LEN_ERR ? SYNDROME_NAK_INVALID_REQUEST :
-                        SYNDROME_NAK_REMOTE_OPERATION, psn);
+                    responderError(link, SYNDROME_NAK_REMOTE_OPERATION, psn);
                     return false;
                 }
                 startPlacing(psn, false, 0);
@@ -587,7 +586,7 @@ final class SoftResponder
         WcStatus status = rSges.check(slot, device, pd, true);
         if (status == WcStatus.SUCCESS && total > rSges.total(slot))
         {
-            status = WcStatus.LOC_LEN_ERR;
+            status = WcStatus.LOC_QP_OP_ERR; // as rxe: the copy into the receive fails (malformed WQE)
         }
         if (status != WcStatus.SUCCESS)
         {

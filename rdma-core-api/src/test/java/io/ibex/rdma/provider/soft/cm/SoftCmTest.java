@@ -255,7 +255,7 @@ class SoftCmTest
     }
 
     @Test
-    void ucConnectsAndCarriesSends()
+    void ibPortSpaceConnectsRcAndCarriesSends()
     {
         final CmId listener = listen(server, PortSpace.IB);
         final CmId active = resolve(client, PortSpace.IB, listener.localAddress());
@@ -268,11 +268,11 @@ class SoftCmTest
         await(client, CmEventType.ESTABLISHED);
         await(server, CmEventType.ESTABLISHED);
 
-        clientEnd.buffer.put(0, bytes("uc"));
+        clientEnd.buffer.put(0, bytes("ib"));
         clientEnd.qp.postSend(clientEnd.send(2, 0, 2));
         assertEquals(WcStatus.SUCCESS, clientEnd.poll().status());
         assertEquals(WcStatus.SUCCESS, serverEnd.poll().status());
-        assertEquals("uc", string(serverEnd, 0, 2));
+        assertEquals("ib", string(serverEnd, 0, 2));
     }
 
     @ParameterizedTest

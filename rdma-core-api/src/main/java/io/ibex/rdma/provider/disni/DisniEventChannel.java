@@ -1,0 +1,201 @@
+package io.ibex.rdma.provider.disni;
+
+import com.ibm.disni.verbs.RdmaCmEvent;
+import com.ibm.disni.verbs.RdmaCmId;
+import com.ibm.disni.verbs.RdmaEventChannel;
+import com.ibm.disni.verbs.impl.NatCmaIdPrivate;
+import com.ibm.disni.verbs.impl.NatRdmaEventChannel;
+import io.ibex.rdma.cm.CmEvent;
+import io.ibex.rdma.cm.CmEventType;
+import io.ibex.rdma.cm.CmId;
+import io.ibex.rdma.cm.EventChannel;
+import io.ibex.rdma.cm.PortSpace;
+import io.ibex.rdma.cm.UdParams;
+import io.ibex.rdma.spi.ProviderResource;
+import io.ibex.rdma.verbs.AhAttr;
+import io.ibex.rdma.verbs.Gid;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * An rdma_cm event channel: DiSNI's, whose getCmEvent reads (and acks) each event; what the event carried
+ * (status, connection parameters, private data, UD parameters), which DiSNI drops, comes from IbexNative's
+ * copy of it. The channel is the parent of its ids: closing it closes them, with their QPs.
+ */
+final class DisniEventChannel extends ProviderResource implements EventChannel
+{
+    private static final CmEventType[] TYPES = CmEventType.values();
+
+    private final DisniProvider provider;
+    private final RdmaEventChannel channel;
+    private final long handle;
+    private final Map<Long, DisniCmId> ids = new ConcurrentHashMap<>();
+    /** One reader at a time: the details IbexNative keeps are those of the channel's last event. */
+    private final Object readLock = new Object();
+
+    DisniEventChannel(final DisniProvider provider)
+    {
+        super(DisniProvider.LIVE);
+        this.provider = provider;
+        try
+        {
+            this.channel = RdmaEventChannel.createEventChannel();
+        }
+        catch (final IOException ex)
+        {
+            throw DisniErrors.verbs("rdma_create_event_channel", ex);
+        }
+        this.handle = ((NatRdmaEventChannel)channel).getObjId();
+    }
+
+    /**
+     * @param id a DiSNI id.
+     * @return its native handle.
+     */
+    static long handle(final RdmaCmId id)
+    {
+        return ((NatCmaIdPrivate)id).getObjId();
+    }
+
+    @Override
+    public CmId createId(final PortSpace portSpace)
+    {
+        ensureOpen();
+        final RdmaCmId id;
+        try
+        {
+            id = channel.createId((short)portSpace.value());
+        }
+        catch (final IOException ex)
+        {
+            throw DisniErrors.verbs("rdma_create_id in port space " + portSpace, ex);
+        }
+        return track(new DisniCmId(this, portSpace, id));
+    }
+
+    /**
+     * Waits until the deadline even when a signal or another reader ended one wait early; events of ids
+     * closed meanwhile are skipped.
+     */
+    @Override
+    public CmEvent getEvent(final long timeoutMillis)
+    {
+        ensureOpen();
+        final long deadline = System.nanoTime() + Math.max(0, timeoutMillis) * 1_000_000L;
+        synchronized (readLock)
+        {
+            do
+            {
+                final CmEvent event = next(DisniCompletionChannel.remainingMillis(deadline));
+                if (event != null)
+                {
+                    return event;
+                }
+            }
+            while (System.nanoTime() - deadline < 0);
+        }
+        return null;
+    }
+
+    DisniProvider provider()
+    {
+        return provider;
+    }
+
+    void forget(final DisniCmId id)
+    {
+        ids.remove(id.handle(), id);
+    }
+
+    @Override
+    protected String describe()
+    {
+        return "rdma_cm event channel 0x" + Long.toHexString(handle);
+    }
+
+    @Override
+    protected int closeRank()
+    {
+        return 0;
+    }
+
+    @Override
+    protected void release()
+    {
+        closeChildren();
+        try
+        {
+            channel.destroyEventChannel();
+        }
+        catch (final IOException ex)
+        {
+            throw DisniErrors.verbs("rdma_destroy_event_channel of " + this, ex);
+        }
+    }
+
+    private DisniCmId track(final DisniCmId id)
+    {
+        ids.put(id.handle(), id);
+        return adopt(id);
+    }
+
+    private CmEvent next(final int timeoutMillis)
+    {
+        final RdmaCmEvent event;
+        try
+        {
+            event = channel.getCmEvent(timeoutMillis);
+        }
+        catch (final IOException ex)
+        {
+            throw DisniErrors.verbs("rdma_get_cm_event on " + this, ex);
+        }
+        if (event == null)
+        {
+            return null;
+        }
+        final CmEventType type = TYPES[event.getEvent()];
+        final long[] details = new long[IbexNative.CM_EVENT_LENGTH];
+        final byte[] dgid = new byte[Gid.LENGTH];
+        final byte[] privateData = new byte[255];
+        final int privateLength = IbexNative.cmEventDetails(handle, details, dgid, privateData);
+        final DisniCmId listener = event.getListenIdPriv() == null ? null : ids.get(handle(event.getListenIdPriv()));
+        final DisniCmId id;
+        if (type == CmEventType.CONNECT_REQUEST)
+        {
+            if (listener == null || listener.isClosed())
+            {
+                return null; // cannot happen: a listener's requests go when it is destroyed
+            }
+            id = track(new DisniCmId(this, listener.portSpace(), event.getConnIdPriv()));
+        }
+        else
+        {
+            id = event.getConnIdPriv() == null ? null : ids.get(handle(event.getConnIdPriv()));
+            if (id == null)
+            {
+                return null;
+            }
+            id.onEvent();
+        }
+        final boolean ud = details[IbexNative.CM_IS_UD] != 0;
+        final int qpNum = (int)details[IbexNative.CM_QP_NUM];
+        final boolean carriesQpNum = type == CmEventType.CONNECT_REQUEST || type == CmEventType.ESTABLISHED;
+        return new CmEvent(type, id, listener, (int)details[IbexNative.CM_STATUS],
+            Arrays.copyOf(privateData, Math.min(privateLength, privateData.length)), carriesQpNum ? qpNum : 0,
+            ud ? new UdParams(qpNum, (int)details[IbexNative.CM_QKEY], ahAttr(details, dgid)) : null);
+    }
+
+    private static AhAttr ahAttr(final long[] details, final byte[] dgid)
+    {
+        final int at = IbexNative.CM_AH;
+        final boolean global = details[at + IbexNative.AH_IS_GLOBAL] != 0;
+        return new AhAttr((int)details[at + IbexNative.AH_DLID], (int)details[at + IbexNative.AH_SL],
+            (int)details[at + IbexNative.AH_PORT_NUM], global, global ? Gid.of(dgid) : null,
+            (int)details[at + IbexNative.AH_SGID_INDEX], (int)details[at + IbexNative.AH_HOP_LIMIT],
+            (int)details[at + IbexNative.AH_FLOW_LABEL], (int)details[at + IbexNative.AH_TRAFFIC_CLASS]);
+    }
+}

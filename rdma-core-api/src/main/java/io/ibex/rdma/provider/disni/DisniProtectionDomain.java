@@ -1,0 +1,170 @@
+package io.ibex.rdma.provider.disni;
+
+import com.ibm.disni.verbs.IbvMr;
+import com.ibm.disni.verbs.IbvPd;
+import com.ibm.disni.verbs.SVCRegMr;
+import com.ibm.disni.verbs.impl.NatIbvPd;
+import io.ibex.rdma.spi.ProviderChecks;
+import io.ibex.rdma.spi.ProviderResource;
+import io.ibex.rdma.verbs.AccessFlags;
+import io.ibex.rdma.verbs.AddressHandle;
+import io.ibex.rdma.verbs.AhAttr;
+import io.ibex.rdma.verbs.Context;
+import io.ibex.rdma.verbs.MemoryRegion;
+import io.ibex.rdma.verbs.ProtectionDomain;
+import io.ibex.rdma.verbs.QpInitAttr;
+import io.ibex.rdma.verbs.QueuePair;
+import io.ibex.rdma.verbs.VerbsException;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A protection domain: DiSNI's {@code allocPd} and {@code regMr}, and ibex's QPs and AHs on it. Closing it
+ * while it still has MRs, QPs or AHs fails with EBUSY, as {@code ibv_dealloc_pd} does.
+ */
+final class DisniProtectionDomain extends ProviderResource implements ProtectionDomain
+{
+    private final DisniContext context;
+    private final IbvPd pd;
+    private final long handle;
+
+    /**
+     * @param context the context.
+     */
+    DisniProtectionDomain(final DisniContext context)
+    {
+        super(context);
+        this.context = context;
+        try
+        {
+            this.pd = context.verbs().allocPd();
+        }
+        catch (final IOException ex)
+        {
+            throw DisniErrors.verbs("ibv_alloc_pd on " + context, ex);
+        }
+        this.handle = ((NatIbvPd)pd).getObjId();
+    }
+
+    @Override
+    public Context context()
+    {
+        return context;
+    }
+
+    @Override
+    public MemoryRegion registerMemory(final ByteBuffer buffer, final int access)
+    {
+        ensureOpen();
+        return register(ProviderChecks.directAddress(buffer), buffer.capacity(), access, buffer);
+    }
+
+    @Override
+    public MemoryRegion registerMemory(final long address, final long length, final int access)
+    {
+        ensureOpen();
+        return register(address, length, access, null);
+    }
+
+    @Override
+    public QueuePair createQp(final QpInitAttr initAttr)
+    {
+        ensureOpen();
+        return adopt(new DisniQueuePair(this, initAttr, 0));
+    }
+
+    /**
+     * rdma_create_qp: the QP of an rdma_cm id, moved by librdmacm to INIT (connected) or RTS (UD).
+     *
+     * @param cmId     the rdma_cm id's handle.
+     * @param initAttr creation attributes.
+     * @return the QP, a child of this PD.
+     */
+    DisniQueuePair createCmQp(final long cmId, final QpInitAttr initAttr)
+    {
+        ensureOpen();
+        return adopt(new DisniQueuePair(this, initAttr, cmId));
+    }
+
+    @Override
+    public AddressHandle createAh(final AhAttr attr)
+    {
+        ensureOpen();
+        return adopt(new DisniAddressHandle(this, attr));
+    }
+
+    DisniContext disniContext()
+    {
+        return context;
+    }
+
+    long handle()
+    {
+        return handle;
+    }
+
+    @Override
+    protected String describe()
+    {
+        return "PD 0x" + Long.toHexString(handle) + " of " + context.disniDevice().name();
+    }
+
+    @Override
+    protected int closeRank()
+    {
+        return 0;
+    }
+
+    @Override
+    protected void release()
+    {
+        refuseWhileChildrenOpen();
+        try
+        {
+            pd.deallocPd();
+        }
+        catch (final IOException ex)
+        {
+            throw DisniErrors.verbs("ibv_dealloc_pd of " + this, ex);
+        }
+        catch (final Exception ex)
+        {
+            throw new VerbsException(VerbsException.EIO, "ibv_dealloc_pd of " + this + ": " + ex, ex);
+        }
+    }
+
+    /**
+     * DiSNI's regMr takes an int length, so a region is at most 2 GiB - 1; the kernel checks the rest (access
+     * flags that need LOCAL_WRITE, memory that cannot be pinned).
+     */
+    private MemoryRegion register(final long address, final long length, final int access, final ByteBuffer buffer)
+    {
+        if (address == 0 || length < 0 || length > Integer.MAX_VALUE)
+        {
+            throw new VerbsException(VerbsException.EINVAL, "cannot register address=0x" + Long.toHexString(address) +
+                " length=" + length + " in " + this + " (DiSNI's ibv_reg_mr takes at most " + Integer.MAX_VALUE +
+                " bytes)");
+        }
+        ProviderChecks.requireKnownAccess(access);
+        final IbvMr mr;
+        try
+        {
+            final SVCRegMr call = pd.regMr(address, (int)length, access);
+            try
+            {
+                mr = call.execute().getMr();
+            }
+            finally
+            {
+                call.free();
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw DisniErrors.verbs("ibv_reg_mr of [0x" + Long.toHexString(address) + ", +" + length + "] with " +
+                AccessFlags.toString(access) + " in " + this, ex);
+        }
+        return adopt(new DisniMemoryRegion(this, mr, address, length, access, buffer));
+    }
+}

@@ -1,0 +1,28 @@
+package io.ibex.rdma.provider.disni;
+
+import io.ibex.rdma.Providers;
+import io.ibex.rdma.spi.RdmaProvider;
+
+/**
+ * Prints what a fresh JVM's disni provider says about itself, and which provider automatic choice takes, for
+ * {@link DisniAvailabilityTest}: the JVM flags under test (library path, exports) are per JVM.
+ */
+public final class AvailabilityProbe
+{
+    private AvailabilityProbe()
+    {
+    }
+
+    /**
+     * Prints {@code available=true|false}, {@code reason=...} and {@code auto=NAME}.
+     *
+     * @param args unused.
+     */
+    public static void main(final String[] args)
+    {
+        final RdmaProvider.Availability availability = new DisniProvider().availability();
+        System.out.println("available=" + availability.available());
+        System.out.println("reason=" + availability.reason());
+        System.out.println("auto=" + Providers.select(Providers.AUTO).name());
+    }
+}
