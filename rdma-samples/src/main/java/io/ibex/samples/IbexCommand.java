@@ -1,5 +1,9 @@
 package io.ibex.samples;
 
+import io.ibex.samples.cm.RdmaClientCommand;
+import io.ibex.samples.cm.RdmaServerCommand;
+import io.ibex.samples.cm.RpingCommand;
+import io.ibex.samples.cm.UdaddyCommand;
 import io.ibex.samples.verbs.DevinfoCommand;
 import io.ibex.samples.verbs.RcPingpongCommand;
 import io.ibex.samples.verbs.RdmaWriteCommand;
@@ -26,7 +30,11 @@ import java.io.PrintWriter;
         DevinfoCommand.class,
         RcPingpongCommand.class,
         UdPingpongCommand.class,
-        RdmaWriteCommand.class })
+        RdmaWriteCommand.class,
+        RdmaServerCommand.class,
+        RdmaClientCommand.class,
+        RpingCommand.class,
+        UdaddyCommand.class })
 public final class IbexCommand
 {
     @Option(names = "--stack-trace", scope = CommandLine.ScopeType.INHERIT,

@@ -730,10 +730,14 @@ final class SoftCmId implements CmId
             }
             return;
         }
-        if (state != State.ACCEPTED && state != State.ESTABLISHED)
+        if (state == State.ACCEPTED || state == State.ESTABLISHED)
         {
-            return;
+            writeReply();
         }
+    }
+
+    private void writeReply()
+    {
         try
         {
             final CmMessage rep = connection.begin(TYPE_REP, portSpace);
@@ -838,6 +842,12 @@ final class SoftCmId implements CmId
             }
             if (connection == null)
             {
+                return;
+            }
+            if (previous == State.ESTABLISHED && portSpace.qpType() == QpType.UD)
+            {
+                // the SIDR REP of an accept this close overtook: rdma_accept's is out before it returns
+                writeReply();
                 return;
             }
             if (previous == State.REQUEST_RECEIVED)

@@ -237,6 +237,24 @@ class SoftCmTest
     }
 
     @Test
+    void aUdIdClosedRightAfterAcceptHasAnsweredTheSidrRequest()
+    {
+        // rdma_accept sends the SIDR REP before it returns, so a server may destroy the id at once (udaddy -C 0)
+        final CmId listener = listen(server, PortSpace.UDP);
+        final CmId active = resolve(client, PortSpace.UDP, listener.localAddress());
+        endpoint(active);
+        active.connect(ConnParam.of(null));
+        final CmId passive = await(server, CmEventType.CONNECT_REQUEST).id();
+        final Endpoint serverEnd = endpoint(passive);
+
+        passive.accept(ConnParam.of(null));
+        passive.close();
+
+        final CmEvent established = await(client, CmEventType.ESTABLISHED);
+        assertEquals(serverEnd.qp.qpNum(), established.ud().qpNum());
+    }
+
+    @Test
     void ibPortSpaceConnectsRcAndCarriesSends()
     {
         final CmId listener = listen(server, PortSpace.IB);

@@ -1,0 +1,132 @@
+package io.ibex.samples.cm;
+
+import io.ibex.rdma.provider.soft.SoftProvider;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.ibex.samples.cm.CmPrograms.LOOPBACK;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RdmaServerClientTest
+{
+    private static final Pattern SERVER_LINE =
+        Pattern.compile("^rdma-server: received (\\d+) bytes from /127\\.0\\.0\\.1:(\\d+), sent (\\d+)$");
+    private static final Pattern CLIENT_LINE =
+        Pattern.compile("^rdma-client: sent (\\d+) bytes to /127\\.0\\.0\\.1:(\\d+), received (\\d+)$");
+
+    private int baseline;
+    private int port;
+
+    @BeforeEach
+    void baseline()
+    {
+        baseline = CmPrograms.softResourceBaseline();
+        port = CmPrograms.freePort();
+    }
+
+    @Test
+    void serverAndClientExchangeSixteenBytesEachWay()
+    {
+        final CmPrograms.Run server = CmPrograms.start("rdma-server", "-s", LOOPBACK, "-p", "" + port);
+        CmPrograms.awaitListening(port, server);
+
+        final CmPrograms.Run client = CmPrograms.run("rdma-client", "-s", LOOPBACK, "-p", "" + port).assertStatus(0);
+        server.assertStatus(0);
+
+        final Matcher clientLine = client.line(CLIENT_LINE);
+        assertEquals("16", clientLine.group(1));
+        assertEquals("" + port, clientLine.group(2), "the client names the server's port");
+        assertEquals("16", clientLine.group(3));
+        final Matcher serverLine = server.line(SERVER_LINE);
+        assertEquals("16", serverLine.group(1));
+        assertEquals("16", serverLine.group(3));
+        assertEquals(
+            List.of("rdma-client: start", clientLine.group(), "rdma-client: end 0"), client.outLines());
+        assertEquals(
+            List.of("rdma-server: start", serverLine.group(), "rdma-server: end 0"), server.outLines());
+        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
+    }
+
+    @Test
+    void aClientWithNoServerFailsNamingRejected()
+    {
+        final CmPrograms.Run client = CmPrograms.run("rdma-client", "-s", LOOPBACK, "-p", "" + port).assertStatus(1);
+
+        assertEquals("ibex rdma-client: error: awaiting ESTABLISHED (the connection to /127.0.0.1:" + port +
+            "), got REJECTED (status 8: nothing listens on that port)", client.err().strip());
+        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
+    }
+
+    @Test
+    void anAddressNoDeviceReachesFailsNamingAddrError()
+    {
+        // TEST-NET-1: the soft connection manager serves only loopback and refuses it without sending anything
+        final CmPrograms.Run client = CmPrograms.run("rdma-client", "-s", "192.0.2.1", "-p", "" + port)
+            .assertStatus(1);
+
+        assertTrue(client.err().startsWith("ibex rdma-client: error: awaiting ADDR_RESOLVED (the address " +
+            "resolution of /192.0.2.1:" + port + "), got ADDR_ERROR"), client::toString);
+    }
+
+    @Test
+    void aPortOutOfRangeIsABadArgument()
+    {
+        final CmPrograms.Run server = CmPrograms.run("rdma-server", "-p", "70000").assertStatus(1);
+
+        assertEquals("ibex rdma-server: error: -p 70000 must be in 1..65535", server.err().strip());
+        assertEquals("", server.out(), "nothing starts on a bad argument");
+    }
+
+    @Test
+    void aServerWhoseClientLeavesBeforeItsMessageFailsNamingWhatItAwaited()
+    {
+        final CmPrograms.Run server = CmPrograms.start("rdma-server", "-s", LOOPBACK, "-p", "" + port);
+        CmPrograms.awaitListening(port, server);
+
+        try (MisbehavingPeer peer = MisbehavingPeer.connect(port))
+        {
+            peer.disconnect();
+            server.assertStatus(1);
+        }
+
+        assertTrue(server.err().startsWith("ibex rdma-server: error: "), server::toString);
+        assertTrue(server.err().contains(" while awaiting the client's message"), server::toString);
+        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
+    }
+
+    @Test
+    void aServerNobodyConnectsToGivesUpAfterItsTimeout()
+    {
+        final CmPrograms.Run server = CmPrograms.run("rdma-server", "-s", LOOPBACK, "-p", "" + port,
+            "--timeout-ms", "300").assertStatus(1);
+
+        assertEquals("ibex rdma-server: error: no connection-manager event within 300 ms while awaiting " +
+            "CONNECT_REQUEST (a connection request on /127.0.0.1:" + port + ")", server.err().strip());
+        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
+    }
+
+    @Test
+    void aClientWhoseServerNeverAnswersGivesUpAfterItsTimeout() throws Exception
+    {
+        final CompletableFuture<MisbehavingPeer> silent =
+            CompletableFuture.supplyAsync(() -> MisbehavingPeer.accept(port));
+        CmPrograms.awaitListening(port, () -> !silent.isDone(), silent::toString);
+
+        final CmPrograms.Run client = CmPrograms.run("rdma-client", "-s", LOOPBACK, "-p", "" + port,
+            "--timeout-ms", "500").assertStatus(1);
+        silent.get(10, TimeUnit.SECONDS).close();
+
+        assertTrue(client.err().startsWith("ibex rdma-client: error: nothing came within 500 ms while awaiting " +
+            "the server's reply: no completion on QP 0x"), client::toString);
+    }
+
+}
