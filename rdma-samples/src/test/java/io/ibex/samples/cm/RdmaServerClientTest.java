@@ -1,9 +1,10 @@
 package io.ibex.samples.cm;
 
-import io.ibex.rdma.provider.soft.SoftProvider;
-import org.junit.jupiter.api.BeforeEach;
+import io.ibex.samples.IbexRun;
+import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@ExtendWith(SoftResourcesReleased.class)
 class RdmaServerClientTest
 {
     private static final Pattern SERVER_LINE =
@@ -23,23 +25,15 @@ class RdmaServerClientTest
     private static final Pattern CLIENT_LINE =
         Pattern.compile("^rdma-client: sent (\\d+) bytes to /127\\.0\\.0\\.1:(\\d+), received (\\d+)$");
 
-    private int baseline;
-    private int port;
-
-    @BeforeEach
-    void baseline()
-    {
-        baseline = CmPrograms.softResourceBaseline();
-        port = CmPrograms.freePort();
-    }
+    private final int port = IbexRun.freePort();
 
     @Test
     void serverAndClientExchangeSixteenBytesEachWay()
     {
-        final CmPrograms.Run server = CmPrograms.start("rdma-server", "-s", LOOPBACK, "-p", "" + port);
-        CmPrograms.awaitListening(port, server);
+        final IbexRun server = CmPrograms.start("rdma-server", "-s", LOOPBACK, "-p", "" + port);
+        IbexRun.awaitListening(port, server);
 
-        final CmPrograms.Run client = CmPrograms.run("rdma-client", "-s", LOOPBACK, "-p", "" + port).assertStatus(0);
+        final IbexRun client = CmPrograms.run("rdma-client", "-s", LOOPBACK, "-p", "" + port).assertStatus(0);
         server.assertStatus(0);
 
         final Matcher clientLine = client.line(CLIENT_LINE);
@@ -53,24 +47,22 @@ class RdmaServerClientTest
             List.of("rdma-client: start", clientLine.group(), "rdma-client: end 0"), client.outLines());
         assertEquals(
             List.of("rdma-server: start", serverLine.group(), "rdma-server: end 0"), server.outLines());
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test
     void aClientWithNoServerFailsNamingRejected()
     {
-        final CmPrograms.Run client = CmPrograms.run("rdma-client", "-s", LOOPBACK, "-p", "" + port).assertStatus(1);
+        final IbexRun client = CmPrograms.run("rdma-client", "-s", LOOPBACK, "-p", "" + port).assertStatus(1);
 
         assertEquals("ibex rdma-client: error: awaiting ESTABLISHED (the connection to /127.0.0.1:" + port +
             "), got REJECTED (status 8: nothing listens on that port)", client.err().strip());
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test
     void anAddressNoDeviceReachesFailsNamingAddrError()
     {
         // TEST-NET-1: the soft connection manager serves only loopback and refuses it without sending anything
-        final CmPrograms.Run client = CmPrograms.run("rdma-client", "-s", "192.0.2.1", "-p", "" + port)
+        final IbexRun client = CmPrograms.run("rdma-client", "-s", "192.0.2.1", "-p", "" + port)
             .assertStatus(1);
 
         assertTrue(client.err().startsWith("ibex rdma-client: error: awaiting ADDR_RESOLVED (the address " +
@@ -80,7 +72,7 @@ class RdmaServerClientTest
     @Test
     void aPortOutOfRangeIsABadArgument()
     {
-        final CmPrograms.Run server = CmPrograms.run("rdma-server", "-p", "70000").assertStatus(1);
+        final IbexRun server = CmPrograms.run("rdma-server", "-p", "70000").assertStatus(1);
 
         assertEquals("ibex rdma-server: error: -p 70000 must be in 1..65535", server.err().strip());
         assertEquals("", server.out(), "nothing starts on a bad argument");
@@ -89,8 +81,8 @@ class RdmaServerClientTest
     @Test
     void aServerWhoseClientLeavesBeforeItsMessageFailsNamingWhatItAwaited()
     {
-        final CmPrograms.Run server = CmPrograms.start("rdma-server", "-s", LOOPBACK, "-p", "" + port);
-        CmPrograms.awaitListening(port, server);
+        final IbexRun server = CmPrograms.start("rdma-server", "-s", LOOPBACK, "-p", "" + port);
+        IbexRun.awaitListening(port, server);
 
         try (MisbehavingPeer peer = MisbehavingPeer.connect(port))
         {
@@ -100,18 +92,16 @@ class RdmaServerClientTest
 
         assertTrue(server.err().startsWith("ibex rdma-server: error: "), server::toString);
         assertTrue(server.err().contains(" while awaiting the client's message"), server::toString);
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test
     void aServerNobodyConnectsToGivesUpAfterItsTimeout()
     {
-        final CmPrograms.Run server = CmPrograms.run("rdma-server", "-s", LOOPBACK, "-p", "" + port,
+        final IbexRun server = CmPrograms.run("rdma-server", "-s", LOOPBACK, "-p", "" + port,
             "--timeout-ms", "300").assertStatus(1);
 
         assertEquals("ibex rdma-server: error: no connection-manager event within 300 ms while awaiting " +
             "CONNECT_REQUEST (a connection request on /127.0.0.1:" + port + ")", server.err().strip());
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test
@@ -119,9 +109,9 @@ class RdmaServerClientTest
     {
         final CompletableFuture<MisbehavingPeer> silent =
             CompletableFuture.supplyAsync(() -> MisbehavingPeer.accept(port));
-        CmPrograms.awaitListening(port, () -> !silent.isDone(), silent::toString);
+        IbexRun.awaitListening(port, () -> !silent.isDone(), silent);
 
-        final CmPrograms.Run client = CmPrograms.run("rdma-client", "-s", LOOPBACK, "-p", "" + port,
+        final IbexRun client = CmPrograms.run("rdma-client", "-s", LOOPBACK, "-p", "" + port,
             "--timeout-ms", "500").assertStatus(1);
         silent.get(10, TimeUnit.SECONDS).close();
 

@@ -1,10 +1,10 @@
 package io.ibex.samples.cm;
 
-import io.ibex.rdma.provider.soft.SoftProvider;
-import io.ibex.samples.IbexCommand;
-import org.junit.jupiter.api.BeforeEach;
+import io.ibex.samples.IbexRun;
+import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -18,64 +18,55 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@ExtendWith(SoftResourcesReleased.class)
 class RpingTest
 {
     private static final Pattern CLIENT_DATA = Pattern.compile("^ping data: (rdma-ping-(\\d+): (.*))$");
     private static final String SERVER_DATA = "server ping data: ";
 
-    private int baseline;
-    private int port;
-
-    @BeforeEach
-    void baseline()
-    {
-        baseline = CmPrograms.softResourceBaseline();
-        port = CmPrograms.freePort();
-    }
+    private final int port = IbexRun.freePort();
 
     @Test
     void serverAndClientPingWithVerboseAndValidate()
     {
         final int count = 5;
         final int size = 100;
-        final CmPrograms.Run server = CmPrograms.start(
+        final IbexRun server = CmPrograms.start(
             "rping", "-s", "-a", LOOPBACK, "-p", "" + port, "-C", "" + count, "-S", "" + size, "-v", "-V");
-        CmPrograms.awaitListening(port, server);
+        IbexRun.awaitListening(port, server);
 
-        final CmPrograms.Run client = CmPrograms.run(
+        final IbexRun client = CmPrograms.run(
             "rping", "-c", "-a", LOOPBACK, "-p", "" + port, "-C", "" + count, "-S", "" + size, "-v", "-V");
 
         client.assertStatus(0);
         server.assertStatus(0);
         final List<String> pings = checkPingData(client.outLines(), count, size);
         assertEquals(serverData(server.outLines()), pings, "the server read what the client got back");
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test
     void aServerInAJvmOfItsOwnPingsWithAClientInThisOne() throws Exception
     {
         final int count = 3;
-        final Process server = CmPrograms.startJvm(IbexCommand.class, "rping", "-s", "-a", LOOPBACK, "-p",
-            "" + port, "-C", "" + count, "-v", "-V", "--provider", "soft");
-        CmPrograms.awaitListening(port, server::isAlive, server::toString);
+        final IbexRun server = IbexRun.startJvm("rping", "-s", "-a", LOOPBACK, "-p", "" + port, "-C", "" + count,
+            "-v", "-V", "--provider", "soft");
+        IbexRun.awaitListening(port, server);
 
-        final CmPrograms.Run client = CmPrograms.run(
+        final IbexRun client = CmPrograms.run(
             "rping", "-c", "-a", LOOPBACK, "-p", "" + port, "-C", "" + count, "-v", "-V").assertStatus(0);
 
-        final String serverOutput = CmPrograms.awaitJvm(server);
-        assertTrue(serverOutput.startsWith("exit 0\n"), serverOutput);
+        server.assertStatus(0);
         final List<String> pings = checkPingData(client.outLines(), count, RpingPattern.DEFAULT_SIZE);
-        assertEquals(serverData(serverOutput.lines().toList()), pings);
+        assertEquals(serverData(server.outLines()), pings);
     }
 
     @Test
     void aClientBufferLargerThanTheServersFailsBothNamingThePing()
     {
-        final CmPrograms.Run server = CmPrograms.start("rping", "-s", "-a", LOOPBACK, "-p", "" + port, "-S", "64");
-        CmPrograms.awaitListening(port, server);
+        final IbexRun server = CmPrograms.start("rping", "-s", "-a", LOOPBACK, "-p", "" + port, "-S", "64");
+        IbexRun.awaitListening(port, server);
 
-        final CmPrograms.Run client = CmPrograms.run(
+        final IbexRun client = CmPrograms.run(
             "rping", "-c", "-a", LOOPBACK, "-p", "" + port, "-S", "100", "-C", "1").assertStatus(1);
 
         server.assertStatus(1);
@@ -84,14 +75,13 @@ class RpingTest
         assertTrue(client.err().startsWith("ibex rping: error: "), client::toString);
         assertTrue(client.err().contains("while awaiting the server's go-ahead after its RDMA READ (ping 0)"),
             client::toString);
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test
     void aMessageShorterThanRpingsIsBogusData()
     {
-        final CmPrograms.Run server = CmPrograms.start("rping", "-s", "-a", LOOPBACK, "-p", "" + port);
-        CmPrograms.awaitListening(port, server);
+        final IbexRun server = CmPrograms.start("rping", "-s", "-a", LOOPBACK, "-p", "" + port);
+        IbexRun.awaitListening(port, server);
 
         try (MisbehavingPeer peer = MisbehavingPeer.connect(port))
         {
@@ -101,14 +91,13 @@ class RpingTest
 
         assertEquals("ibex rping: error: received bogus data while awaiting the client's source buffer " +
             "(ping 0): 8 bytes, where rping's message has 16", server.err().strip());
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test
     void theValidatingServerRejectsDataThatIsNotRpings()
     {
-        final CmPrograms.Run server = CmPrograms.start("rping", "-s", "-a", LOOPBACK, "-p", "" + port, "-V");
-        CmPrograms.awaitListening(port, server);
+        final IbexRun server = CmPrograms.start("rping", "-s", "-a", LOOPBACK, "-p", "" + port, "-V");
+        IbexRun.awaitListening(port, server);
         final byte[] data = "rdma-ping-0: hello\0".getBytes(StandardCharsets.US_ASCII);
 
         try (MisbehavingPeer peer = MisbehavingPeer.connect(port))
@@ -124,8 +113,8 @@ class RpingTest
     @Test
     void aClientThatDiesInTheMiddleOfAPingFailsTheServerNamingWhatItAwaited() throws Exception
     {
-        final CmPrograms.Run server = CmPrograms.start("rping", "-s", "-a", LOOPBACK, "-p", "" + port, "-V");
-        CmPrograms.awaitListening(port, server);
+        final IbexRun server = CmPrograms.start("rping", "-s", "-a", LOOPBACK, "-p", "" + port, "-V");
+        IbexRun.awaitListening(port, server);
 
         final String client = CmPrograms.awaitJvm(CmPrograms.startJvm(RpingDyingClient.class, "" + port));
 
@@ -133,14 +122,13 @@ class RpingTest
         server.assertStatus(1);
         assertTrue(server.err().startsWith("ibex rping: error: "), server::toString);
         assertTrue(server.err().contains("while awaiting the client's sink buffer (ping 0)"), server::toString);
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test
     void aServerExpectingMorePingsThanTheClientMadeFails()
     {
-        final CmPrograms.Run server = CmPrograms.start("rping", "-s", "-a", LOOPBACK, "-p", "" + port, "-C", "3");
-        CmPrograms.awaitListening(port, server);
+        final IbexRun server = CmPrograms.start("rping", "-s", "-a", LOOPBACK, "-p", "" + port, "-C", "3");
+        IbexRun.awaitListening(port, server);
 
         CmPrograms.run("rping", "-c", "-a", LOOPBACK, "-p", "" + port, "-C", "2").assertStatus(0);
 
@@ -152,12 +140,11 @@ class RpingTest
     @Test
     void aClientWithNoServerFailsNamingRejected()
     {
-        final CmPrograms.Run client = CmPrograms.run("rping", "-c", "-a", LOOPBACK, "-p", "" + port, "-C", "1")
+        final IbexRun client = CmPrograms.run("rping", "-c", "-a", LOOPBACK, "-p", "" + port, "-C", "1")
             .assertStatus(1);
 
         assertEquals("ibex rping: error: awaiting ESTABLISHED (the connection to /127.0.0.1:" + port + "), got " +
             "REJECTED (status 8: nothing listens on that port)", client.err().strip());
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test

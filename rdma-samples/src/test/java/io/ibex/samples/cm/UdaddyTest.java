@@ -1,9 +1,10 @@
 package io.ibex.samples.cm;
 
-import io.ibex.rdma.provider.soft.SoftProvider;
-import org.junit.jupiter.api.BeforeEach;
+import io.ibex.samples.IbexRun;
+import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.HashSet;
 import java.util.List;
@@ -17,17 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@ExtendWith(SoftResourcesReleased.class)
 class UdaddyTest
 {
-    private int baseline;
-    private int port;
-
-    @BeforeEach
-    void baseline()
-    {
-        baseline = CmPrograms.softResourceBaseline();
-        port = CmPrograms.freePort();
-    }
+    private final int port = IbexRun.freePort();
 
     @Test
     void twoEndpointsEachWayExchangeTheirDatagrams()
@@ -35,11 +29,11 @@ class UdaddyTest
         final int nodes = 2;
         final int count = 4;
         final int size = 100;
-        final CmPrograms.Run server = CmPrograms.start("udaddy", "-b", LOOPBACK, "--port", "" + port,
+        final IbexRun server = CmPrograms.start("udaddy", "-b", LOOPBACK, "--port", "" + port,
             "-c", "" + nodes, "-C", "" + count, "-S", "" + size);
-        CmPrograms.awaitListening(port, server);
+        IbexRun.awaitListening(port, server);
 
-        final CmPrograms.Run client = CmPrograms.run("udaddy", "-s", LOOPBACK, "--port", "" + port,
+        final IbexRun client = CmPrograms.run("udaddy", "-s", LOOPBACK, "--port", "" + port,
             "-c", "" + nodes, "-C", "" + count, "-S", "" + size).assertStatus(0);
         server.assertStatus(0);
 
@@ -65,17 +59,16 @@ class UdaddyTest
             client.outLines().subList(4 + nodes, 7 + nodes));
         assertEquals(List.of("sending replies", "data transfers complete", "test complete", "return status 0"),
             server.outLines().subList(2 + nodes, 6 + nodes));
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test
     void messagesNoLongerThanTheGrhEchoNothingYetArrive()
     {
-        final CmPrograms.Run server = CmPrograms.start("udaddy", "-b", LOOPBACK, "--port", "" + port,
+        final IbexRun server = CmPrograms.start("udaddy", "-b", LOOPBACK, "--port", "" + port,
             "-C", "2", "-S", "30");
-        CmPrograms.awaitListening(port, server);
+        IbexRun.awaitListening(port, server);
 
-        final CmPrograms.Run client = CmPrograms.run("udaddy", "-s", LOOPBACK, "--port", "" + port,
+        final IbexRun client = CmPrograms.run("udaddy", "-s", LOOPBACK, "--port", "" + port,
             "-C", "2", "-S", "30").assertStatus(0);
         server.assertStatus(0);
 
@@ -87,34 +80,32 @@ class UdaddyTest
     @Test
     void noMessagesOnlyPairsTheEndpoints()
     {
-        final CmPrograms.Run server = CmPrograms.start("udaddy", "-b", LOOPBACK, "--port", "" + port, "-C", "0");
-        CmPrograms.awaitListening(port, server);
+        final IbexRun server = CmPrograms.start("udaddy", "-b", LOOPBACK, "--port", "" + port, "-C", "0");
+        IbexRun.awaitListening(port, server);
 
-        final CmPrograms.Run client = CmPrograms.run("udaddy", "-s", LOOPBACK, "--port", "" + port, "-C", "0")
+        final IbexRun client = CmPrograms.run("udaddy", "-s", LOOPBACK, "--port", "" + port, "-C", "0")
             .assertStatus(0);
         server.assertStatus(0);
 
         assertEquals(List.of("udaddy: starting client", "udaddy: connecting", "test complete", "return status 0"),
             client.outLines());
         assertEquals(List.of("udaddy: starting server", "test complete", "return status 0"), server.outLines());
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test
     void aClientWithNoServerFailsNamingUnreachable()
     {
-        final CmPrograms.Run client = CmPrograms.run("udaddy", "-s", LOOPBACK, "--port", "" + port, "-C", "1")
+        final IbexRun client = CmPrograms.run("udaddy", "-s", LOOPBACK, "--port", "" + port, "-C", "1")
             .assertStatus(1);
 
         assertTrue(client.err().startsWith("ibex udaddy: error: awaiting the connection of 1 of 1 endpoints to " +
             "/127.0.0.1:" + port + ", got UNREACHABLE"), client::toString);
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test
     void anAddressNoDeviceReachesFailsNamingAddrError()
     {
-        final CmPrograms.Run client = CmPrograms.run("udaddy", "-s", "192.0.2.1", "--port", "" + port)
+        final IbexRun client = CmPrograms.run("udaddy", "-s", "192.0.2.1", "--port", "" + port)
             .assertStatus(1);
 
         assertTrue(client.err().startsWith("ibex udaddy: error: awaiting the connection of 1 of 1 endpoints to " +
@@ -124,22 +115,21 @@ class UdaddyTest
     @Test
     void aClientsMessageLargerThanTheMtuIsRefusedBeforeItConnects()
     {
-        final CmPrograms.Run client = CmPrograms.run("udaddy", "-s", LOOPBACK, "--port", "" + port,
+        final IbexRun client = CmPrograms.run("udaddy", "-s", LOOPBACK, "--port", "" + port,
             "-S", "5000").assertStatus(1);
 
         assertEquals("ibex udaddy: error: -S 5000 is larger than the active MTU 4096 of soft0 port 1",
             client.err().strip());
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test
     void aServersMessageLargerThanTheMtuTurnsTheClientAway()
     {
-        final CmPrograms.Run server = CmPrograms.start("udaddy", "-b", LOOPBACK, "--port", "" + port,
+        final IbexRun server = CmPrograms.start("udaddy", "-b", LOOPBACK, "--port", "" + port,
             "-S", "5000");
-        CmPrograms.awaitListening(port, server);
+        IbexRun.awaitListening(port, server);
 
-        final CmPrograms.Run client = CmPrograms.run("udaddy", "-s", LOOPBACK, "--port", "" + port)
+        final IbexRun client = CmPrograms.run("udaddy", "-s", LOOPBACK, "--port", "" + port)
             .assertStatus(1);
         server.assertStatus(1);
 
@@ -147,7 +137,6 @@ class UdaddyTest
             server.err().strip());
         assertTrue(client.err().startsWith("ibex udaddy: error: awaiting the connection of 1 of 1 endpoints to " +
             "/127.0.0.1:" + port + ", got UNREACHABLE"), client::toString);
-        assertEquals(baseline, SoftProvider.liveResources(), "soft verbs resources leaked");
     }
 
     @Test

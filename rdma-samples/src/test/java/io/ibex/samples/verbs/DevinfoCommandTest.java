@@ -5,6 +5,8 @@ import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.Device;
 import io.ibex.rdma.verbs.DeviceAttributes;
 import io.ibex.rdma.verbs.PortAttributes;
+import io.ibex.samples.IbexRun;
+import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

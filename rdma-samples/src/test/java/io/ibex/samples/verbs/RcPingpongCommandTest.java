@@ -1,5 +1,7 @@
 package io.ibex.samples.verbs;
 
+import io.ibex.samples.IbexRun;
+import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -17,7 +19,7 @@ class RcPingpongCommandTest
     private final int port = IbexRun.freePort();
     private String[] args(final String... more)
     {
-        return IbexRun.args("rc-pingpong", port, more);
+        return OutOfBandArgs.of("rc-pingpong", port, more);
     }
 
     @Test

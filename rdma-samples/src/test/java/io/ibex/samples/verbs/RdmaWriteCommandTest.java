@@ -3,8 +3,10 @@ package io.ibex.samples.verbs;
 import io.ibex.rdma.Providers;
 import io.ibex.rdma.verbs.Gid;
 import io.ibex.samples.EndpointAddress;
+import io.ibex.samples.IbexRun;
 import io.ibex.samples.Inet6Text;
 import io.ibex.samples.RcEndpoint;
+import io.ibex.samples.SoftResourcesReleased;
 import io.ibex.samples.verbs.RdmaWriteDescriptor.Notice;
 import io.ibex.samples.verbs.RdmaWriteDescriptor.Peer;
 import org.junit.jupiter.api.Test;
@@ -30,7 +32,7 @@ class RdmaWriteCommandTest
     private final int port = IbexRun.freePort();
     private String[] args(final String... more)
     {
-        return IbexRun.args("rdma-write", port, more);
+        return OutOfBandArgs.of("rdma-write", port, more);
     }
 
     private static void assertArrivedIntact(final IbexRun server, final IbexRun client, final String message)

@@ -1,5 +1,7 @@
 package io.ibex.samples.verbs;
 
+import io.ibex.samples.IbexRun;
+import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -13,7 +15,7 @@ class UdPingpongCommandTest
     private final int port = IbexRun.freePort();
     private String[] args(final String... more)
     {
-        return IbexRun.args("ud-pingpong", port, more);
+        return OutOfBandArgs.of("ud-pingpong", port, more);
     }
 
     @Test
