@@ -18,12 +18,17 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class DisniCompletionChannel extends ProviderResource implements CompletionChannel
 {
+    /** The longest one poll(2) of a waiter lasts: a close waits for the waiter this long at most. */
+    static final int WAIT_SLICE_MILLIS = 100;
+
     private final DisniContext context;
     private final IbvCompChannel channel;
     private final long handle;
     private final Map<Long, DisniCompletionQueue> cqs = new ConcurrentHashMap<>();
     /** Held while waiting on the channel's fd, so that close never destroys the channel under a waiter. */
     private final Object waitLock = new Object();
+    /** Set by close: a waiter gives up at its next slice, so close waits a slice at most. */
+    private volatile boolean closing;
     private boolean destroyed;
 
     DisniCompletionChannel(final DisniContext context)
@@ -43,12 +48,13 @@ final class DisniCompletionChannel extends ProviderResource implements Completio
 
     /**
      * @param deadline a System.nanoTime() deadline.
-     * @return the milliseconds left until it, for a poll(2) timeout: 0 when past, at most Integer.MAX_VALUE.
+     * @return the milliseconds of the next poll(2) towards it: what is left, 0 when past, but at most
+     *         {@link #WAIT_SLICE_MILLIS}, so that a waiter notices a close in time.
      */
-    static int remainingMillis(final long deadline)
+    static int sliceMillis(final long deadline)
     {
         final long left = deadline - System.nanoTime();
-        return left <= 0 ? 0 : (int)Math.min(Integer.MAX_VALUE, (left + 999_999) / 1_000_000);
+        return left <= 0 ? 0 : (int)Math.min(WAIT_SLICE_MILLIS, (left + 999_999) / 1_000_000);
     }
 
     @Override
@@ -59,7 +65,8 @@ final class DisniCompletionChannel extends ProviderResource implements Completio
 
     /**
      * Waits until the deadline even when a signal or another thread's read ended one wait early. One thread
-     * waits at a time; close waits for it.
+     * waits at a time; a close from another thread ends the wait within {@link #WAIT_SLICE_MILLIS} (null, as
+     * for a timeout) and only then destroys the channel.
      */
     @Override
     public CompletionQueue getEvent(final long timeoutMillis)
@@ -74,7 +81,11 @@ final class DisniCompletionChannel extends ProviderResource implements Completio
             }
             do
             {
-                final long cq = IbexNative.getCqEvent(handle, remainingMillis(deadline));
+                if (closing)
+                {
+                    return null;
+                }
+                final long cq = IbexNative.getCqEvent(handle, sliceMillis(deadline));
                 if (cq != 0)
                 {
                     return cqs.get(cq);
@@ -119,6 +130,7 @@ final class DisniCompletionChannel extends ProviderResource implements Completio
         {
             throw new VerbsException(VerbsException.EBUSY, "cannot close " + this + ": still used by " + cqs.values());
         }
+        closing = true;
         synchronized (waitLock)
         {
             try

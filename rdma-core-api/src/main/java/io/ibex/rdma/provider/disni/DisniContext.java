@@ -166,14 +166,14 @@ final class DisniContext extends ProviderResource implements Context
         final long deadline = System.nanoTime() + Math.max(0, timeoutMillis) * 1_000_000L;
         do
         {
-            final int type = IbexNative.getAsyncEvent(device.handle(), DisniCompletionChannel.remainingMillis(deadline),
+            final int type = IbexNative.getAsyncEvent(device.handle(), DisniCompletionChannel.sliceMillis(deadline),
                 element);
             if (type >= 0 && type < ASYNC_EVENT_TYPES.length)
             {
                 return event(ASYNC_EVENT_TYPES[type], element[0]);
             }
         }
-        while (System.nanoTime() - deadline < 0);
+        while (!isClosed() && System.nanoTime() - deadline < 0);
         return null;
     }
 

@@ -38,6 +38,8 @@ final class DisniEventChannel extends ProviderResource implements EventChannel
      * waits for the reader, so that it never destroys the channel under it.
      */
     private final Object readLock = new Object();
+    /** Set by close: a reader gives up at its next slice, so close waits a slice at most. */
+    private volatile boolean closing;
     private boolean destroyed;
 
     DisniEventChannel(final DisniProvider provider)
@@ -82,7 +84,8 @@ final class DisniEventChannel extends ProviderResource implements EventChannel
 
     /**
      * Waits until the deadline even when a signal or another reader ended one wait early; events of ids
-     * closed meanwhile are skipped.
+     * closed meanwhile are skipped. A close from another thread ends the wait within
+     * {@link DisniCompletionChannel#WAIT_SLICE_MILLIS} (null, as for a timeout).
      */
     @Override
     public CmEvent getEvent(final long timeoutMillis)
@@ -97,7 +100,11 @@ final class DisniEventChannel extends ProviderResource implements EventChannel
             }
             do
             {
-                final CmEvent event = next(DisniCompletionChannel.remainingMillis(deadline));
+                if (closing)
+                {
+                    return null;
+                }
+                final CmEvent event = next(DisniCompletionChannel.sliceMillis(deadline));
                 if (event != null)
                 {
                     return event;
@@ -133,6 +140,7 @@ final class DisniEventChannel extends ProviderResource implements EventChannel
     @Override
     protected void release()
     {
+        closing = true;
         closeChildren();
         synchronized (readLock)
         {
