@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * One run of an {@code ibex} command through {@link IbexCommand#commandLine()}, in this JVM on a thread of its
  * own, or as a separate JVM; with what it printed. Test support for the out-of-band commands.
  */
-final class IbexRun
+public final class IbexRun
 {
     private static final Duration LIMIT = Duration.ofSeconds(60);
     /** A thread of its own for each blocking task: the common pool may have one thread only. */
@@ -87,7 +87,7 @@ final class IbexRun
      * @param args the arguments after {@code ibex}.
      * @return the run, started on a thread of its own.
      */
-    static IbexRun start(final String... args)
+    public static IbexRun start(final String... args)
     {
         return new IbexRun(args, false);
     }
@@ -96,7 +96,7 @@ final class IbexRun
      * @param args the arguments after {@code ibex}.
      * @return the run, started as a separate JVM with this JVM's class path.
      */
-    static IbexRun startJvm(final String... args)
+    public static IbexRun startJvm(final String... args)
     {
         return new IbexRun(args, true);
     }
@@ -105,7 +105,7 @@ final class IbexRun
      * @param args the arguments after {@code ibex}.
      * @return the finished run.
      */
-    static IbexRun run(final String... args)
+    public static IbexRun run(final String... args)
     {
         final IbexRun run = start(args);
         run.status();
@@ -118,7 +118,7 @@ final class IbexRun
      * @param more    the other arguments.
      * @return the arguments of an out-of-band command on the soft provider whose server listens on loopback.
      */
-    static String[] args(final String command, final int port, final String... more)
+    public static String[] args(final String command, final int port, final String... more)
     {
         final List<String> args = new ArrayList<>(List.of(
             command, "--provider", "soft", "-p", Integer.toString(port), "--listen", "127.0.0.1"));
@@ -127,7 +127,7 @@ final class IbexRun
     }
 
     /** @return a TCP port on the loopback address that was free a moment ago. */
-    static int freePort()
+    public static int freePort()
     {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
         {
@@ -145,7 +145,7 @@ final class IbexRun
      * @param text what to wait for.
      * @return this.
      */
-    IbexRun awaitOutput(final String text)
+    public IbexRun awaitOutput(final String text)
     {
         final long deadline = System.nanoTime() + LIMIT.toNanos();
         while (!out().contains(text))
@@ -164,7 +164,7 @@ final class IbexRun
     }
 
     /** @return the exit status, once the run finished. */
-    int status()
+    public int status()
     {
         try
         {
@@ -181,13 +181,13 @@ final class IbexRun
     }
 
     /** Kills the separate JVM at once, as a peer that dies. */
-    void kill()
+    public void kill()
     {
         process.destroyForcibly();
     }
 
     /** @return what it printed on standard output so far. */
-    String out()
+    public String out()
     {
         synchronized (out)
         {
@@ -196,7 +196,7 @@ final class IbexRun
     }
 
     /** @return what it printed on standard error so far. */
-    String err()
+    public String err()
     {
         synchronized (err)
         {
@@ -208,7 +208,7 @@ final class IbexRun
      * @param label "local" or "remote".
      * @return the address it printed on that line (ibv_ud_pingpong's colon before the GID made a comma).
      */
-    String address(final String label)
+    public String address(final String label)
     {
         final Matcher matcher = Pattern.compile("(?m)^  " + label + " address: +(.*)$").matcher(out());
         assertTrue(matcher.find(), () -> "no " + label + " address line\n" + this);
@@ -216,13 +216,13 @@ final class IbexRun
     }
 
     /** @return the number of iterations of the "N iters in" line. */
-    long iters()
+    public long iters()
     {
         return number(ITERS);
     }
 
     /** @return the number of bytes of the "N bytes in" line. */
-    long bytes()
+    public long bytes()
     {
         return number(BYTES);
     }
@@ -232,7 +232,7 @@ final class IbexRun
      *
      * @return this.
      */
-    IbexRun assertSucceeded()
+    public IbexRun assertSucceeded()
     {
         final int exit = status();
         if (exit != 0)
@@ -249,7 +249,7 @@ final class IbexRun
      * @param message what the error line must contain.
      * @return this.
      */
-    IbexRun assertFailed(final String command, final String message)
+    public IbexRun assertFailed(final String command, final String message)
     {
         final int exit = status();
         if (exit != 1)

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Checks that a test leaves no soft verbs object open: every command releases what it created, on success and
  * on every failure.
  */
-final class SoftResourcesReleased implements BeforeEachCallback, AfterEachCallback
+public final class SoftResourcesReleased implements BeforeEachCallback, AfterEachCallback
 {
     private static final ExtensionContext.Namespace NAMESPACE =
         ExtensionContext.Namespace.create(SoftResourcesReleased.class);
