@@ -8,14 +8,14 @@ import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 
 /**
- * What the measured loop cost besides its result (ibex only): the bytes the measuring thread allocated (to show
- * that the loop allocates nothing), the CPU time it got against the wall time (a thread that spins for the whole
- * loop gets all of it unless it was preempted; the user part of it, the rest is the kernel's), the CPU time of the
- * whole JVM (more than the thread's when other threads ran meanwhile) and the time the JIT compiled meanwhile.
- * Read from HotSpot's counters where the JVM has them.
+ * What a loop cost besides its result (ibex only): the bytes the measuring thread allocated (the measured loop
+ * must allocate nothing), the CPU time that thread got against the wall time (a thread that spins all along gets
+ * all of it unless it is preempted) and the user-space part of that time (the rest is the kernel's), the CPU time
+ * of the whole JVM (more than the thread's when other threads ran meanwhile), and the time the JIT spent on the
+ * compilations it finished meanwhile. Read from HotSpot's counters where the JVM has them.
  * <p>
- * Create it and {@link #start()} it once before the warm-up: its first use loads the management classes and
- * gives the JIT work, which must not fall into the measured loop.
+ * {@link WarmUp} measures each round with one, so the first use, which loads the management classes and gives
+ * the JIT work, falls into the warm-up and not into the measured loop.
  */
 final class LoopCost
 {
@@ -86,12 +86,6 @@ final class LoopCost
     {
         return jitMillis != UNKNOWN && processCpu != UNKNOWN && threadCpu != UNKNOWN &&
             jitMillis * NANOS_PER_MILLI < QUIET_JIT_SHARE * wall && processCpu - threadCpu < QUIET_OTHERS_SHARE * wall;
-    }
-
-    /** @return the bytes allocated, or -1 where the JVM does not count them. */
-    long allocated()
-    {
-        return allocated;
     }
 
     private static String seconds(final long nanos)
