@@ -3,7 +3,8 @@
 #   1. the conformance suite (io.ibex.rdma.conformance) and the disni provider's own tests
 #      (io.ibex.rdma.provider.disni, tagged "verbs"), both on the disni provider over rxe0, with kernel
 #      resource hygiene checked after every test (io.ibex.rdma.hygiene.KernelResourceHygiene);
-#   2. every interop pair in softroce/interop/*.sh (ibex against the rdma-core/librdmacm C tools), with
+#   2. every interop pair in softroce/interop/*.sh (ibex against the rdma-core/librdmacm C tools; perf.sh runs
+#      ibex send-lat/send-bw against themselves), with
 #      `rdma resource show` back at its baseline after each script.
 # usage: softroce/test-real-verbs.sh [-n] [JUNIT-CONSOLE-SELECTORS...]
 #   -n  skip the Maven build (reuse target/ from a previous build)

@@ -89,13 +89,10 @@ int ibex_throw_msg(JNIEnv *env, const char *message)
 }
 
 /* The one wording of a null handle, for both exception types. */
-static int null_handle(JNIEnv *env, jlong handle, const char *what, int verbs)
+int ibex_throw_null_handle(JNIEnv *env, const char *what, int verbs)
 {
     char message[160];
 
-    if (handle != 0) {
-        return 0;
-    }
     snprintf(message, sizeof(message), "%s: null handle (closed or never created)", what);
     if (verbs) {
         ibex_throw_verbs(env, message, EINVAL);
@@ -103,14 +100,4 @@ static int null_handle(JNIEnv *env, jlong handle, const char *what, int verbs)
         ibex_throw_msg(env, message);
     }
     return 1;
-}
-
-int ibex_null_handle(JNIEnv *env, jlong handle, const char *what)
-{
-    return null_handle(env, handle, what, 0);
-}
-
-int ibex_null_verbs(JNIEnv *env, jlong handle, const char *what)
-{
-    return null_handle(env, handle, what, 1);
 }

@@ -17,8 +17,9 @@ import java.nio.ByteBuffer;
 /**
  * What an out-of-band endpoint opens before its queue pair, as the {@code pp_init_ctx} of the rdma-core
  * ping-pong examples: the device context, a completion channel when completions are awaited as events, a
- * protection domain, one registered buffer, and one completion queue for sends and receives. Opening checks the
- * port and the GID index up front, so a bad {@code -i} or {@code -g} fails with a message that names it.
+ * protection domain, one registered buffer, and one completion queue for sends and receives (or, as perftest's
+ * SEND tests have, one for each). Opening checks the port and the GID index up front, so a bad {@code -i} or
+ * {@code -g} fails with a message that names it.
  * <p>
  * Not thread safe. Closing the context releases everything, children first.
  */
@@ -32,6 +33,7 @@ public final class EndpointResources implements AutoCloseable
     private final ProtectionDomain pd;
     private final MemoryRegion mr;
     private final CompletionQueue cq;
+    private final CompletionQueue recvCq;
     private final int portNum;
     private final int gidIndex;
     private final PortAttributes port;
@@ -43,6 +45,7 @@ public final class EndpointResources implements AutoCloseable
         final ProtectionDomain pd,
         final MemoryRegion mr,
         final CompletionQueue cq,
+        final CompletionQueue recvCq,
         final int portNum,
         final int gidIndex,
         final PortAttributes port,
@@ -53,6 +56,7 @@ public final class EndpointResources implements AutoCloseable
         this.pd = pd;
         this.mr = mr;
         this.cq = cq;
+        this.recvCq = recvCq;
         this.portNum = portNum;
         this.gidIndex = gidIndex;
         this.port = port;
@@ -60,7 +64,7 @@ public final class EndpointResources implements AutoCloseable
     }
 
     /**
-     * Opens the device and creates the resources.
+     * Opens the device and creates the resources, with one completion queue for sends and receives.
      *
      * @param device       the device to open.
      * @param portNum      the port, from 1.
@@ -82,6 +86,35 @@ public final class EndpointResources implements AutoCloseable
         final int cqe,
         final boolean events)
     {
+        return open(device, portNum, gidIndex, bufferLength, mrAccess, cqe, 0, events);
+    }
+
+    /**
+     * Opens the device and creates the resources, with a completion queue of receives of its own when
+     * {@code recvCqe} is not 0.
+     *
+     * @param device       the device to open.
+     * @param portNum      the port, from 1.
+     * @param gidIndex     the GID-table index to address by, or {@link #NO_GID} to address by LID.
+     * @param bufferLength bytes of the registered buffer, 1 or more.
+     * @param mrAccess     the {@link io.ibex.rdma.verbs.AccessFlags} of the registered buffer.
+     * @param cqe          entries of the completion queue of sends (and of receives when {@code recvCqe} is 0).
+     * @param recvCqe      entries of a separate completion queue of receives, or 0 for none.
+     * @param events       whether to create a completion channel for the completion queues.
+     * @return the resources; close them to release everything.
+     * @throws IllegalArgumentException for a port or GID index the device does not have, or a LID-addressed
+     *                                  endpoint on an Ethernet port.
+     */
+    public static EndpointResources open(
+        final Device device,
+        final int portNum,
+        final int gidIndex,
+        final int bufferLength,
+        final int mrAccess,
+        final int cqe,
+        final int recvCqe,
+        final boolean events)
+    {
         final Context context = device.open();
         try
         {
@@ -92,7 +125,8 @@ public final class EndpointResources implements AutoCloseable
             final ProtectionDomain pd = context.allocPd();
             final MemoryRegion mr = pd.registerMemory(allocate(bufferLength), mrAccess);
             final CompletionQueue cq = context.createCq(cqe, channel, 0);
-            return new EndpointResources(context, channel, pd, mr, cq, portNum, gidIndex, port, gid);
+            final CompletionQueue recvCq = recvCqe == 0 ? cq : context.createCq(recvCqe, channel, 0);
+            return new EndpointResources(context, channel, pd, mr, cq, recvCq, portNum, gidIndex, port, gid);
         }
         catch (final RuntimeException ex)
         {
@@ -109,12 +143,13 @@ public final class EndpointResources implements AutoCloseable
             if (port.linkLayer() == LinkLayer.ETHERNET)
             {
                 throw new IllegalArgumentException(where + " has an Ethernet link layer, where queue pairs are " +
-                    "addressed by GID: give a GID index with -g (1 is the IPv4-mapped GID on RoCE and soft)");
+                    "addressed by GID: give a GID index with -g (-x in send-lat and send-bw; 1 is the IPv4-mapped " +
+                    "GID on RoCE and soft)");
             }
             if (port.lid() == 0)
             {
                 throw new IllegalArgumentException(where + " has no LID (is the subnet manager running?): " +
-                    "give a GID index with -g to address by GID");
+                    "give a GID index with -g (-x in send-lat and send-bw) to address by GID");
             }
             return Gid.ZERO;
         }
@@ -176,10 +211,16 @@ public final class EndpointResources implements AutoCloseable
         return mr;
     }
 
-    /** @return the completion queue of both sends and receives. */
+    /** @return the completion queue of sends, and of receives unless they have {@link #recvCq()} of their own. */
     public CompletionQueue cq()
     {
         return cq;
+    }
+
+    /** @return the completion queue of receives: {@link #cq()}, or a queue of their own. */
+    public CompletionQueue recvCq()
+    {
+        return recvCq;
     }
 
     /** @return the port, from 1. */
@@ -212,6 +253,6 @@ public final class EndpointResources implements AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.closeAll(mr, cq, pd, channel, context);
+        CloseHelper.closeAll(mr, recvCq == cq ? null : recvCq, cq, pd, channel, context);
     }
 }

@@ -4,6 +4,8 @@ import io.ibex.samples.cm.RdmaClientCommand;
 import io.ibex.samples.cm.RdmaServerCommand;
 import io.ibex.samples.cm.RpingCommand;
 import io.ibex.samples.cm.UdaddyCommand;
+import io.ibex.samples.perf.SendBwCommand;
+import io.ibex.samples.perf.SendLatCommand;
 import io.ibex.samples.verbs.DevinfoCommand;
 import io.ibex.samples.verbs.RcPingpongCommand;
 import io.ibex.samples.verbs.RdmaWriteCommand;
@@ -34,7 +36,9 @@ import java.io.PrintWriter;
         RdmaServerCommand.class,
         RdmaClientCommand.class,
         RpingCommand.class,
-        UdaddyCommand.class })
+        UdaddyCommand.class,
+        SendLatCommand.class,
+        SendBwCommand.class })
 public final class IbexCommand
 {
     @Option(names = "--stack-trace", scope = CommandLine.ScopeType.INHERIT,

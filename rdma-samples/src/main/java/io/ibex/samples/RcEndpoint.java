@@ -84,11 +84,26 @@ public final class RcEndpoint implements AutoCloseable
     public static RcEndpoint open(
         final EndpointResources resources, final int sendDepth, final int recvDepth, final int qpAccess)
     {
+        return open(resources, new QpCapabilities(sendDepth, recvDepth, SGES_PER_REQUEST, SGES_PER_REQUEST, 0),
+            qpAccess);
+    }
+
+    /**
+     * Creates the RC queue pair with the given capabilities on opened resources (sends completing on
+     * {@link EndpointResources#cq()}, receives on {@link EndpointResources#recvCq()}) and moves it to INIT; the
+     * endpoint owns the resources from here on, and closes them on failure.
+     *
+     * @param resources the opened resources.
+     * @param cap       what the queue pair must hold: outstanding requests, SGEs, inline data.
+     * @param qpAccess  the remote access the queue pair allows ({@link AccessFlags}).
+     * @return the endpoint.
+     */
+    public static RcEndpoint open(final EndpointResources resources, final QpCapabilities cap, final int qpAccess)
+    {
         try
         {
-            final CompletionQueue cq = resources.cq();
-            final QpCapabilities cap = new QpCapabilities(sendDepth, recvDepth, SGES_PER_REQUEST, SGES_PER_REQUEST, 0);
-            final QueuePair qp = resources.pd().createQp(new QpInitAttr(QpType.RC, cq, cq, cap, false));
+            final QueuePair qp = resources.pd().createQp(
+                new QpInitAttr(QpType.RC, resources.cq(), resources.recvCq(), cap, false));
             final RcEndpoint endpoint = new RcEndpoint(resources, qp);
             qp.modify(QpAttr.init(resources.portNum(), qpAccess));
             return endpoint;
@@ -186,7 +201,7 @@ public final class RcEndpoint implements AutoCloseable
         return resources.context();
     }
 
-    /** @return the completion queue of both sends and receives. */
+    /** @return the completion queue of sends, and of receives unless they have one of their own. */
     public CompletionQueue cq()
     {
         return resources.cq();

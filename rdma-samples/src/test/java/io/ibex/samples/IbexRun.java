@@ -124,6 +124,20 @@ public final class IbexRun
         return run;
     }
 
+    /**
+     * @param command the subcommand of a program set up out of band (the ping-pongs, rdma-write, perf).
+     * @param port    the TCP port of its out-of-band exchange.
+     * @param more    the other arguments.
+     * @return its arguments on the soft provider, with the server listening on loopback.
+     */
+    public static String[] outOfBandArgs(final String command, final int port, final String... more)
+    {
+        final List<String> args = new ArrayList<>(List.of(
+            command, "--provider", "soft", "-p", Integer.toString(port), "--listen", "127.0.0.1"));
+        args.addAll(List.of(more));
+        return args.toArray(new String[0]);
+    }
+
     /** @return a TCP port on the loopback address that was free a moment ago. */
     public static int freePort()
     {

@@ -1,14 +1,16 @@
 package io.ibex.samples.verbs;
 
+import io.ibex.samples.EndpointAddress;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.net.ServerSocket;
+import java.util.function.Consumer;
 
 /**
  * The options of a program that sets its queue pair up out of band over TCP, as the rdma-core ping-pong
  * examples: without HOST it is the server and listens, with HOST it is the client and connects. Mixed into the
- * ping-pongs and rdma-write.
+ * ping-pongs, rdma-write and the perftest-like commands.
  */
 public final class OutOfBandOptions
 {
@@ -34,7 +36,7 @@ public final class OutOfBandOptions
      *
      * @throws IllegalArgumentException naming the option and its value.
      */
-    void check()
+    public void check()
     {
         if (tcpPort < 1 || tcpPort > 0xffff)
         {
@@ -47,19 +49,19 @@ public final class OutOfBandOptions
     }
 
     /** @return whether this side is the client (HOST given). */
-    boolean isClient()
+    public boolean isClient()
     {
         return host != null;
     }
 
     /** @return the longest wait for anything, in milliseconds. */
-    long timeoutMillis()
+    public long timeoutMillis()
     {
         return timeoutMillis;
     }
 
     /** @return the server's listening socket, bound to {@code --listen} and {@code -p}. */
-    ServerSocket listen()
+    public ServerSocket listen()
     {
         return OutOfBandSocket.listen(listenAddress, tcpPort);
     }
@@ -68,14 +70,76 @@ public final class OutOfBandOptions
      * @param listener the listening socket from {@link #listen()}.
      * @return the connection to the one client.
      */
-    OutOfBandSocket accept(final ServerSocket listener)
+    public OutOfBandSocket accept(final ServerSocket listener)
     {
         return OutOfBandSocket.accept(listener, timeoutMillis);
     }
 
     /** @return the client's connection to HOST at {@code -p}. */
-    OutOfBandSocket connect()
+    public OutOfBandSocket connect()
     {
         return OutOfBandSocket.connect(host, tcpPort, timeoutMillis);
+    }
+
+    /**
+     * Exchanges addresses with the peer in the format of the rdma-core ping-pongs ({@link PingpongExchange}) and
+     * connects this side's queue pair to the peer's: the server before it answers, the client once it has the
+     * answer. The TCP connection is closed afterwards.
+     *
+     * @param local    this side's address.
+     * @param connect  connects this side's queue pair to the peer's address.
+     * @param announce called once the peer may start: on the server once it listens, on the client before it
+     *                 connects (both print their local address there).
+     * @return the peer's address.
+     */
+    public EndpointAddress exchange(
+        final EndpointAddress local, final Consumer<EndpointAddress> connect, final Runnable announce)
+    {
+        try (OutOfBandPeer peer = meet(local, connect, announce))
+        {
+            return peer.address();
+        }
+    }
+
+    /**
+     * As {@link #exchange}, but keeps the TCP connection open for the caller's own messages.
+     *
+     * @param local    this side's address.
+     * @param connect  connects this side's queue pair to the peer's address.
+     * @param announce called once the peer may start: on the server once it listens, on the client before it
+     *                 connects.
+     * @return the peer: its address and the open connection; close it when done.
+     */
+    public OutOfBandPeer meet(
+        final EndpointAddress local, final Consumer<EndpointAddress> connect, final Runnable announce)
+    {
+        if (isClient())
+        {
+            announce.run();
+            final OutOfBandSocket server = connect();
+            try
+            {
+                final EndpointAddress remote = PingpongExchange.request(server, local);
+                connect.accept(remote);
+                return new OutOfBandPeer(server, remote);
+            }
+            catch (final RuntimeException ex)
+            {
+                server.close();
+                throw ex;
+            }
+        }
+        final ServerSocket listener = listen();
+        announce.run();
+        final OutOfBandSocket client = accept(listener);
+        try
+        {
+            return new OutOfBandPeer(client, PingpongExchange.serve(client, local, connect));
+        }
+        catch (final RuntimeException ex)
+        {
+            client.close();
+            throw ex;
+        }
     }
 }

@@ -8,7 +8,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Mixin;
 
 import java.io.PrintWriter;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.function.Function;
 
@@ -134,33 +133,13 @@ public final class PingpongOptions
             Pingpong.fill(endpoint.buffer(), endpoint.messageOffset(), size, false);
             endpoint.pingpong().start();
             final EndpointAddress local = endpoint.address();
-            final EndpointAddress remote;
-            if (client)
-            {
-                printLocal(out, local, udLocalLine);
-                try (OutOfBandSocket server = outOfBand.connect())
-                {
-                    remote = PingpongExchange.request(server, local);
-                }
-            }
-            else
-            {
-                final ServerSocket listener = outOfBand.listen();
-                printLocal(out, local, udLocalLine); // once listening: a client started after this line connects
-                try (OutOfBandSocket peer = outOfBand.accept(listener))
-                {
-                    remote = PingpongExchange.serve(peer, local, endpoint::connect);
-                }
-            }
+            final EndpointAddress remote =
+                outOfBand.exchange(local, endpoint::connect, () -> printLocal(out, local, udLocalLine));
             out.println("  remote address: " + remote);
             out.flush();
-            if (client)
+            if (client && validate)
             {
-                endpoint.connect(remote);
-                if (validate)
-                {
-                    Pingpong.fill(endpoint.buffer(), endpoint.messageOffset(), size, true);
-                }
+                Pingpong.fill(endpoint.buffer(), endpoint.messageOffset(), size, true);
             }
 
             final long nanos = endpoint.pingpong().run(iters, client);

@@ -19,7 +19,7 @@ class RcPingpongCommandTest
     private final int port = IbexRun.freePort();
     private String[] args(final String... more)
     {
-        return OutOfBandArgs.of("rc-pingpong", port, more);
+        return IbexRun.outOfBandArgs("rc-pingpong", port, more);
     }
 
     @Test

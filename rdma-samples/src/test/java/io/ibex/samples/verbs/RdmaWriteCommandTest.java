@@ -32,7 +32,7 @@ class RdmaWriteCommandTest
     private final int port = IbexRun.freePort();
     private String[] args(final String... more)
     {
-        return OutOfBandArgs.of("rdma-write", port, more);
+        return IbexRun.outOfBandArgs("rdma-write", port, more);
     }
 
     private static void assertArrivedIntact(final IbexRun server, final IbexRun client, final String message)

@@ -15,7 +15,7 @@ class UdPingpongCommandTest
     private final int port = IbexRun.freePort();
     private String[] args(final String... more)
     {
-        return OutOfBandArgs.of("ud-pingpong", port, more);
+        return IbexRun.outOfBandArgs("ud-pingpong", port, more);
     }
 
     @Test
