@@ -102,6 +102,21 @@ final class SoftLink
         return channel.read(rx);
     }
 
+    /**
+     * Reads what the socket has, to tell whether the peer has closed (or reset) the connection already.
+     */
+    boolean closedByPeer()
+    {
+        try
+        {
+            return read() < 0;
+        }
+        catch (final IOException ex)
+        {
+            return true;
+        }
+    }
+
     boolean rxFull()
     {
         return !rx.hasRemaining();

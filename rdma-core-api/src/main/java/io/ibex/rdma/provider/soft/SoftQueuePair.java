@@ -534,7 +534,17 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         pendingLink = null;
         if (link == null && pendingSrcKey == remoteKey && pendingSrcQpn == destQpn)
         {
-            link = incoming;
+            if (incoming.closedByPeer())
+            {
+                // kept from before the peer's QP was reset: its reconnection is the live link, still to come
+                LOG.debug("{}: incoming link from {} was closed by the peer before it was adopted; dropped",
+                    describe(), incoming.peer());
+                incoming.close();
+            }
+            else
+            {
+                link = incoming;
+            }
         }
         else
         {

@@ -164,4 +164,35 @@ class SoftDataPathTest
             a.close();
         }
     }
+
+    @Test
+    void aPeerThatReconnectsAfterAResetIsNotMistakenForItsClosedLink()
+    {
+        // The lower QP opens the link at RTR; its HELLO waits at the other QP until that one reaches RTR. If the
+        // opener is reset and reconnects first, the waiting QP must take the new link, not the closed one
+        // (which would send it to ERR and refuse the new link). Whether the old HELLO or the new one arrives
+        // first is a matter of microseconds: several rounds make both orders likely.
+        final MemoryRegion mr = fixture.register(64);
+        for (int round = 0; round < 50; round++)
+        {
+            final QueuePair a = fixture.qp(QpType.RC, 4);
+            final QueuePair b = fixture.qp(QpType.RC, 4);
+            SoftFixture.connect(a, fixture.address(), b.qpNum(), 7);
+            a.modify(QpAttr.to(QpState.ERR));
+            a.modify(QpAttr.to(QpState.RESET));
+            fixture.pair(a, b, 7);
+            final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(1);
+            recv.sge(0).set(mr, 32, 32);
+            b.postRecv(recv);
+            final SendWorkRequest send = new SendWorkRequest().wrId(2).sendFlags(SendFlags.SIGNALED);
+            send.sge(0).set(mr, 0, 16);
+            a.postSend(send);
+
+            final WorkCompletion sent = SoftFixture.await(a.sendCq());
+            assertEquals(WcStatus.SUCCESS, sent.status(), "round " + round + ": " + sent);
+            assertEquals(WcStatus.SUCCESS, SoftFixture.await(b.recvCq()).status(), "round " + round);
+            a.close();
+            b.close();
+        }
+    }
 }
