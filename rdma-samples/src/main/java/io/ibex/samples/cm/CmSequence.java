@@ -32,6 +32,7 @@ public final class CmSequence
     private final EventChannel channel;
     private final long timeoutMillis;
     private final Consumer<CmEvent> eventLog;
+    private boolean peerDisconnected;
 
     /**
      * @param channel       the channel the ids' events arrive on.
@@ -185,11 +186,15 @@ public final class CmSequence
      * Handles an event that came while nothing from the connection manager was awaited (between completions).
      *
      * @param awaited what the caller waits for, for the error message.
-     * @throws PeerDisconnectedException if the peer disconnected.
+     * @throws PeerDisconnectedException if the peer disconnected (now or before).
      * @throws IllegalStateException if the event has no place there.
      */
     public void pollStray(final String awaited)
     {
+        if (peerDisconnected)
+        {
+            throw new PeerDisconnectedException("the peer disconnected before " + awaited);
+        }
         final CmEvent event = channel.getEvent(0);
         if (event != null)
         {
@@ -248,6 +253,7 @@ public final class CmSequence
         }
         if (event.type() == CmEventType.DISCONNECTED)
         {
+            peerDisconnected = true; // for the waits after this one: the event comes once
             throw new PeerDisconnectedException("the peer disconnected while awaiting " + awaited);
         }
         throw unexpected(event, awaited);

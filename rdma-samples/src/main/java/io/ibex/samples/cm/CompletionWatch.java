@@ -55,6 +55,7 @@ public final class CompletionWatch
     {
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(cm.timeoutMillis());
         idle.reset();
+        PeerDisconnectedException disconnected = null;
         while (true)
         {
             if (cq.poll(polled, 1) == 1)
@@ -67,7 +68,21 @@ public final class CompletionWatch
                 }
                 continue; // a SEND completion passing by
             }
-            cm.pollStray(awaited);
+            if (disconnected != null)
+            {
+                throw disconnected;
+            }
+            try
+            {
+                cm.pollStray(awaited);
+            }
+            catch (final PeerDisconnectedException ex)
+            {
+                // What the peer sent before it disconnected completed before its DISCONNECTED event came (a
+                // server replies, sees its SEND acknowledged, then disconnects): take it before giving up.
+                disconnected = ex;
+                continue;
+            }
             if (System.nanoTime() - deadline > 0)
             {
                 throw new IllegalStateException(String.format(

@@ -144,12 +144,7 @@ class SoftDataPathTest
             final QueuePair a = fixture.qp(QpType.RC, 4);
             final QueuePair b = fixture.qp(QpType.RC, 4);
             fixture.pair(a, b, 7);
-            final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(1);
-            recv.sge(0).set(mr, 32, 32);
-            b.postRecv(recv);
-            final SendWorkRequest send = new SendWorkRequest().wrId(2).sendFlags(SendFlags.SIGNALED);
-            send.sge(0).set(mr, 0, 16);
-            a.postSend(send);
+            sendIntoAPostedReceive(a, b, mr);
 
             assertEquals(WcStatus.SUCCESS, SoftFixture.await(b.recvCq()).status());
             if (errorFirst)
@@ -181,12 +176,7 @@ class SoftDataPathTest
             a.modify(QpAttr.to(QpState.ERR));
             a.modify(QpAttr.to(QpState.RESET));
             fixture.pair(a, b, 7);
-            final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(1);
-            recv.sge(0).set(mr, 32, 32);
-            b.postRecv(recv);
-            final SendWorkRequest send = new SendWorkRequest().wrId(2).sendFlags(SendFlags.SIGNALED);
-            send.sge(0).set(mr, 0, 16);
-            a.postSend(send);
+            sendIntoAPostedReceive(a, b, mr);
 
             final WorkCompletion sent = SoftFixture.await(a.sendCq());
             assertEquals(WcStatus.SUCCESS, sent.status(), "round " + round + ": " + sent);
@@ -194,5 +184,16 @@ class SoftDataPathTest
             a.close();
             b.close();
         }
+    }
+
+    /** Posts a receive (wr_id 1) on {@code b}, then a signaled 16-byte SEND (wr_id 2) on {@code a}. */
+    private static void sendIntoAPostedReceive(final QueuePair a, final QueuePair b, final MemoryRegion mr)
+    {
+        final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(1);
+        recv.sge(0).set(mr, 32, 32);
+        b.postRecv(recv);
+        final SendWorkRequest send = new SendWorkRequest().wrId(2).sendFlags(SendFlags.SIGNALED);
+        send.sge(0).set(mr, 0, 16);
+        a.postSend(send);
     }
 }
