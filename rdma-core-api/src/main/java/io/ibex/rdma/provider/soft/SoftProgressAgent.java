@@ -182,19 +182,9 @@ final class SoftProgressAgent implements Agent
                     hello.getInt(SoftFrameDescriptor.HELLO_SRC_IPV4_OFFSET),
                     hello.getInt(SoftFrameDescriptor.HELLO_SRC_PORT_OFFSET));
                 final int srcQpn = hello.getInt(SoftFrameDescriptor.HELLO_SRC_QPN_OFFSET);
-                final SoftLink link = SoftLink.accepted(channel);
-                if (link.closedByPeer())
-                {
-                    // The connector closed it already (its QP was reset or destroyed since): were it offered,
-                    // a QP that reconnects to the same peer could adopt it in place of the live link.
-                    LOG.debug("soft device {}: link from {} for QP 0x{} closed right after its HELLO; dropped",
-                        SoftDevice.NAME, remote(), Integer.toHexString(dstQpn));
-                    link.close();
-                    return true;
-                }
                 // frames may follow before the QP is ready: watch them only when the QP is ours to drive
                 channel.keyFor(selector).interestOps(0);
-                qp.offerIncomingLink(link, srcKey, srcQpn);
+                qp.offerIncomingLink(SoftLink.accepted(channel), srcKey, srcQpn);
                 return true;
             }
             catch (final IOException ex)
