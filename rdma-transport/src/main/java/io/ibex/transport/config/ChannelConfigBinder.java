@@ -1,0 +1,257 @@
+package io.ibex.transport.config;
+
+import io.ibex.transport.sample.Sample;
+import io.ibex.transport.sample.Signal;
+import io.ibex.transport.sample.SignalList;
+import io.ibex.transport.sample.SignalType;
+import io.ibex.transport.sample.SignalValues;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Binds the VILLAS keys of an {@code infiniband} node to a {@link ChannelConfig.Builder}, recording where each
+ * value was written so that later errors can name it.
+ */
+final class ChannelConfigBinder
+{
+    private final ChannelConfig.Builder builder;
+
+    private ChannelConfigBinder(final ChannelConfig.Builder builder)
+    {
+        this.builder = builder;
+    }
+
+    /**
+     * @param root     a whole config: {@code nodes.<nodeName>} is bound, or the top level if there is no
+     *                 {@code nodes}.
+     * @param nodeName the node.
+     * @return the node's config.
+     */
+    static ChannelConfig bindNode(final ConfigGroup root, final String nodeName)
+    {
+        if (!root.has("nodes"))
+        {
+            return bind(nodeName, root);
+        }
+        final GroupBinder nodes = GroupBinder.of(root).group("nodes");
+        if (nodes.setting(nodeName) == null)
+        {
+            throw new ConfigException(nodes.location(), "no node '" + nodeName + "' in nodes (it has: " +
+                String.join(", ", nodes.group().names()) + ")");
+        }
+        return bind(nodeName, nodes.group(nodeName).group());
+    }
+
+    /**
+     * @param nodeName the node's name.
+     * @param node     its settings.
+     * @return the node's config, not yet checked.
+     */
+    static ChannelConfig bind(final String nodeName, final ConfigGroup node)
+    {
+        final ChannelConfig.Builder builder = new ChannelConfig.Builder(node.location());
+        builder.name(nodeName).origin("name", "name", node.location());
+        final GroupBinder root = GroupBinder.of(node);
+        new ChannelConfigBinder(builder).bindNode(root);
+        root.finish();
+        return builder.build();
+    }
+
+    private void bindNode(final GroupBinder node)
+    {
+        final String type = node.string("type");
+        if (type != null && !type.equals(ChannelConfig.NODE_TYPE))
+        {
+            throw node.error("type", "type = " + ConfigScalar.quote(type) + ": not an infiniband node");
+        }
+        final String modeKey = node.either("rdma_transport_mode", "rdma_port_space");
+        bind(node, modeKey, "rdma_transport_mode", choice(node, TransportMode::fromConfigName), builder::mode);
+        bind(node, "provider", node::string, builder::provider);
+        bind(node, "device", node::string, builder::device);
+        bind(node, "poll_mode", choice(node, PollMode::fromConfigName), builder::pollMode);
+        bind(node, "idle_strategy", choice(node, IdleKind::fromConfigName), builder::idle);
+        bind(node, "hooks", node::value, builder::hooks);
+        final GroupBinder in = node.group("in");
+        bindIn(in);
+        bindSignals(node, in);
+        bindOut(node.group("out"));
+    }
+
+    private void bindIn(final GroupBinder in)
+    {
+        bind(in, "address", address(in), builder::inAddress);
+        bind(in, "cq_size", in::int32, builder::inCqSize);
+        bind(in, "max_wrs", in::int32, builder::inMaxWrs);
+        bind(in, "vectorize", in::int32, builder::inVectorize);
+        bind(in, "buffer_subtraction", in::int32, builder::inBufferSubtraction);
+        bind(in, "hooks", in::value, builder::inHooks);
+    }
+
+    private void bindOut(final GroupBinder out)
+    {
+        bind(out, "address", address(out), builder::outAddress);
+        final String timeoutKey = out.either("resolution_timeout", "timeout");
+        bind(out, timeoutKey, "out.resolution_timeout", out::int32, builder::outResolutionTimeoutMillis);
+        bind(out, "cq_size", out::int32, builder::outCqSize);
+        bind(out, "max_wrs", out::int32, builder::outMaxWrs);
+        bind(out, "vectorize", out::int32, builder::outVectorize);
+        bind(out, "send_inline", out::bool, builder::outSendInline);
+        bind(out, "max_inline_data", out::int32, builder::outMaxInlineData);
+        bind(out, "use_fallback", out::bool, builder::outUseFallback);
+        bind(out, "periodic_signaling", out::int32, builder::outPeriodicSignaling);
+        bind(out, "reconnect", out::bool, builder::reconnect);
+        bind(out, "reconnect_min_delay", millis(out), builder::reconnectMinDelay);
+        bind(out, "reconnect_max_delay", millis(out), builder::reconnectMaxDelay);
+        bind(out, "hooks", out::value, builder::outHooks);
+    }
+
+    /**
+     * {@code signals} at the node level is short for {@code in.signals}.
+     */
+    private void bindSignals(final GroupBinder node, final GroupBinder in)
+    {
+        final ConfigLocation shorthand = node.valueLocation("signals");
+        final ConfigLocation full = in.valueLocation("signals");
+        if (shorthand != null && full != null)
+        {
+            throw new ConfigException(full, "in.signals and signals (at " + shorthand + ") are the same setting: " +
+                "give only one");
+        }
+        final GroupBinder where = shorthand != null ? node : in;
+        bind(where, "signals", "in.signals", name -> signals(where, name), builder::signals);
+    }
+
+    private <T> void bind(final GroupBinder group, final String name, final Function<String, T> read,
+        final Consumer<T> setter)
+    {
+        bind(group, name, group.path(name), read, setter);
+    }
+
+    /**
+     * @param written the key as the config may write it (an alias, maybe).
+     * @param key     its canonical path, which the builder's rules name.
+     */
+    private <T> void bind(final GroupBinder group, final String written, final String key,
+        final Function<String, T> read, final Consumer<T> setter)
+    {
+        final T value = read.apply(written);
+        if (value != null)
+        {
+            setter.accept(value);
+            builder.origin(key, group.path(written), group.valueLocation(written));
+        }
+    }
+
+    private static <E> Function<String, E> choice(final GroupBinder group, final Function<String, E> parse)
+    {
+        return name -> convert(group, name, group.string(name), parse);
+    }
+
+    private static Function<String, InetSocketAddress> address(final GroupBinder group)
+    {
+        return name -> convert(group, name, group.string(name), SocketAddresses::parse);
+    }
+
+    private static Function<String, Duration> millis(final GroupBinder group)
+    {
+        return name ->
+        {
+            final Integer millis = group.int32(name);
+            return millis == null ? null : Duration.ofMillis(millis);
+        };
+    }
+
+    /**
+     * Applies a parser that throws IllegalArgumentException, turning its message into one at the value.
+     */
+    private static <T, R> R convert(final GroupBinder group, final String name, final T value,
+        final Function<T, R> parse)
+    {
+        try
+        {
+            return value == null ? null : parse.apply(value);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw group.error(name, group.path(name) + ": " + ex.getMessage());
+        }
+    }
+
+    /**
+     * A list of {name, unit, type, init} groups, a count, or a format string such as "12f3i".
+     */
+    private static SignalList signals(final GroupBinder group, final String name)
+    {
+        final ConfigValue value = group.value(name);
+        if (value == null)
+        {
+            return null;
+        }
+        if (value instanceof ConfigList list)
+        {
+            if (list.size() == 0 || list.size() > Sample.MAX_CAPACITY)
+            {
+                throw group.error(name, group.path(name) + " has " + list.size() + " signals; a sample carries 1.." +
+                    Sample.MAX_CAPACITY);
+            }
+            final List<Signal> signals = new ArrayList<>();
+            for (final GroupBinder signal : group.groups(name))
+            {
+                signals.add(signal(signal, signals.size()));
+            }
+            return new SignalList(signals);
+        }
+        final Object scalar = value instanceof ConfigScalar s ? s.value() : null;
+        if (scalar instanceof Long count)
+        {
+            if (count < 1 || count > Sample.MAX_CAPACITY)
+            {
+                throw group.error(name, group.path(name) + " = " + count + " is outside 1.." + Sample.MAX_CAPACITY);
+            }
+            return SignalList.ofCount(count.intValue());
+        }
+        if (scalar instanceof String format)
+        {
+            return convert(group, name, format, SignalList::parseFormat);
+        }
+        throw group.error(name, group.path(name) + " must be a list of signals, a count or a format string, not " +
+            (scalar == null ? "a " + value.kind() : value.kind() + " " + value));
+    }
+
+    private static Signal signal(final GroupBinder signal, final int index)
+    {
+        final String name = signal.string("name");
+        final String unit = signal.string("unit");
+        final String typeName = signal.string("type");
+        final SignalType type = typeName == null ? SignalType.FLOAT :
+            convert(signal, "type", typeName, SignalType::fromConfigName);
+        return new Signal(name == null ? "signal" + index : name, unit == null ? "" : unit, type, init(signal, type));
+    }
+
+    private static long init(final GroupBinder signal, final SignalType type)
+    {
+        return switch (type)
+        {
+            case INTEGER ->
+            {
+                final Long value = signal.integer("init");
+                yield value == null ? 0 : value;
+            }
+            case BOOLEAN ->
+            {
+                final Boolean value = signal.bool("init");
+                yield SignalValues.ofBoolean(value != null && value);
+            }
+            case FLOAT, COMPLEX ->
+            {
+                final Double value = signal.number("init");
+                yield SignalValues.ofNumber(type, value == null ? 0 : value);
+            }
+        };
+    }
+}

@@ -1,0 +1,109 @@
+package io.ibex.transport.config;
+
+import java.util.List;
+
+/**
+ * The C node-type's check() rules (ib_check in VILLASnode's infiniband.c), plus ibex's own on reconnection.
+ * Errors and warnings start at the location of the first key involved that the config set.
+ */
+final class ChannelConfigChecks
+{
+    /** Above this many work requests the C code warns: more than many devices hold in one queue. */
+    static final int LARGE_MAX_WRS = 8192;
+
+    private ChannelConfigChecks()
+    {
+    }
+
+    /**
+     * @param config   the config to check.
+     * @param builder  its settings, to receive the values the rules change.
+     * @param warnings to receive the warnings.
+     * @throws ConfigException for a rule that fails.
+     */
+    static void apply(final ChannelConfig config, final ChannelConfig.Builder builder, final List<String> warnings)
+    {
+        final ChannelConfig.Origin subtraction = config.origin("in.buffer_subtraction");
+        final ChannelConfig.Origin vectorize = config.origin("in.vectorize");
+        final ChannelConfig.Origin inWrs = config.origin("in.max_wrs");
+        final int sub = config.inBufferSubtraction();
+        final int vec = config.inVectorize();
+        if (sub < 2 * vec)
+        {
+            throw new ConfigException(locate(subtraction, vectorize), subtraction.describe(sub) +
+                " must be at least 2 * " + vectorize.describe(vec) + ", that is " + 2 * vec);
+        }
+        if (sub >= config.inMaxWrs() - vec)
+        {
+            throw new ConfigException(locate(subtraction, inWrs, vectorize), subtraction.describe(sub) +
+                " must be less than " + inWrs.describe(config.inMaxWrs()) + " - " + vectorize.describe(vec) +
+                ", that is " + (config.inMaxWrs() - vec));
+        }
+        final int inMaxWrs = roundUp(inWrs, config.inMaxWrs(), warnings);
+        final int outMaxWrs = roundUp(config.origin("out.max_wrs"), config.outMaxWrs(), warnings);
+        builder.checkedMaxWrs(inMaxWrs, outMaxWrs);
+
+        final ChannelConfig.Origin cqSize = config.origin("in.cq_size");
+        if (config.inCqSize() < inMaxWrs - sub)
+        {
+            warnings.add(locate(cqSize, inWrs, subtraction) + ": " + cqSize.describe(config.inCqSize()) +
+                " is less than in.max_wrs - in.buffer_subtraction = " + (inMaxWrs - sub) + ", the receives kept " +
+                "posted: a disconnect flushes them all into the completion queue, which then overflows");
+        }
+        final ChannelConfig.Origin outWrs = config.origin("out.max_wrs");
+        final String outWrsText = outWrs.describe(outMaxWrs) +
+            (outMaxWrs == config.outMaxWrs() ? "" : " (" + config.outMaxWrs() + " rounded up)");
+        final ChannelConfig.Origin signaling = config.origin("out.periodic_signaling");
+        final int every = config.outPeriodicSignalingSetting();
+        if (every > outMaxWrs)
+        {
+            throw new ConfigException(locate(signaling, outWrs), signaling.describe(every) +
+                " must not exceed " + outWrsText + ": a send queue that fills up before a signaled send stalls");
+        }
+        final ChannelConfig.Origin outVectorize = config.origin("out.vectorize");
+        if (config.outVectorize() > outMaxWrs)
+        {
+            throw new ConfigException(locate(outVectorize, outWrs), outVectorize.describe(config.outVectorize()) +
+                " must not exceed " + outWrsText + ": one write posts that many work requests");
+        }
+        final ChannelConfig.Origin minDelay = config.origin("out.reconnect_min_delay");
+        final ChannelConfig.Origin maxDelay = config.origin("out.reconnect_max_delay");
+        if (config.reconnectMinDelay().compareTo(config.reconnectMaxDelay()) > 0)
+        {
+            throw new ConfigException(locate(minDelay, maxDelay),
+                minDelay.describe(config.reconnectMinDelay().toMillis() + " ms") + " must not exceed " +
+                maxDelay.describe(config.reconnectMaxDelay().toMillis() + " ms"));
+        }
+    }
+
+    private static int roundUp(final ChannelConfig.Origin origin, final int maxWrs, final List<String> warnings)
+    {
+        final int rounded = maxWrs == 1 ? 1 : Integer.highestOneBit(maxWrs - 1) << 1;
+        if (rounded != maxWrs)
+        {
+            warnings.add(origin.location() + ": " + origin.describe(maxWrs) + " is not a power of two: rounded up to " +
+                rounded);
+        }
+        if (rounded > LARGE_MAX_WRS)
+        {
+            warnings.add(origin.location() + ": " + origin.describe(rounded) + " is above " + LARGE_MAX_WRS +
+                ", more work requests than many devices allow in one queue");
+        }
+        return rounded;
+    }
+
+    /**
+     * @return the location of the first origin the config set, or of the first if all are defaults.
+     */
+    private static ConfigLocation locate(final ChannelConfig.Origin... origins)
+    {
+        for (final ChannelConfig.Origin origin : origins)
+        {
+            if (!origin.defaulted())
+            {
+                return origin.location();
+            }
+        }
+        return origins[0].location();
+    }
+}

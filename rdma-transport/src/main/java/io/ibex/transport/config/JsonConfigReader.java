@@ -1,0 +1,156 @@
+package io.ibex.transport.config;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a VILLASnode JSON config into the same tree as {@link LibconfigReader}, with the line and column of every
+ * value (Jackson's streaming parser gives each token's location). The top level must be an object; a key given
+ * twice in one object is an error, as in libconfig.
+ */
+public final class JsonConfigReader
+{
+    private static final JsonFactory FACTORY = JsonFactory.builder().build();
+
+    private final String source;
+
+    private JsonConfigReader(final String source)
+    {
+        this.source = source;
+    }
+
+    /**
+     * @param file a JSON file.
+     * @return the top-level object.
+     * @throws ConfigException if it cannot be read or is not valid JSON.
+     */
+    public static ConfigGroup read(final Path file)
+    {
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8))
+        {
+            return new JsonConfigReader(file.toString()).readRoot(reader);
+        }
+        catch (final IOException ex)
+        {
+            throw new ConfigException(ConfigLocation.of(file.toString()), "cannot read the file: " + ex, ex);
+        }
+    }
+
+    /**
+     * @param text   JSON text.
+     * @param source the name that locations give.
+     * @return the top-level object.
+     * @throws ConfigException if it is not valid JSON.
+     */
+    public static ConfigGroup parse(final String text, final String source)
+    {
+        try
+        {
+            return new JsonConfigReader(source).readRoot(new StringReader(text));
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException("reading a string cannot fail", ex);
+        }
+    }
+
+    private ConfigGroup readRoot(final Reader text) throws IOException
+    {
+        try (JsonParser parser = FACTORY.createParser(text))
+        {
+            final JsonToken first = parser.nextToken();
+            if (first != JsonToken.START_OBJECT)
+            {
+                throw new ConfigException(location(parser), "a config's top level must be a JSON object { }, not " +
+                    (first == null ? "empty" : parser.getText()));
+            }
+            final ConfigGroup root = readGroup(parser);
+            if (parser.nextToken() != null)
+            {
+                throw new ConfigException(location(parser), "unexpected " + parser.getText() +
+                    " after the top-level object");
+            }
+            return root;
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new ConfigException(location(ex.getLocation()), ex.getOriginalMessage(), ex);
+        }
+    }
+
+    /**
+     * Reads the value whose first token the parser is on.
+     */
+    private ConfigValue readValue(final JsonParser parser) throws IOException
+    {
+        final ConfigLocation location = location(parser);
+        return switch (parser.currentToken())
+        {
+            case START_OBJECT -> readGroup(parser);
+            case START_ARRAY -> readList(parser);
+            case VALUE_STRING -> new ConfigScalar(parser.getText(), location);
+            case VALUE_NUMBER_INT -> new ConfigScalar(readLong(parser, location), location);
+            case VALUE_NUMBER_FLOAT -> new ConfigScalar(parser.getDoubleValue(), location);
+            case VALUE_TRUE, VALUE_FALSE -> new ConfigScalar(parser.getBooleanValue(), location);
+            case VALUE_NULL -> throw new ConfigException(location,
+                "null is not a config value (leave the key out for its default)");
+            default -> throw new ConfigException(location, "unexpected " + parser.getText());
+        };
+    }
+
+    private ConfigGroup readGroup(final JsonParser parser) throws IOException
+    {
+        final ConfigGroup.Builder group = ConfigGroup.builder(location(parser));
+        while (parser.nextToken() == JsonToken.FIELD_NAME)
+        {
+            final String name = parser.currentName();
+            final ConfigLocation nameLocation = location(parser);
+            parser.nextToken();
+            group.add(name, nameLocation, readValue(parser));
+        }
+        return group.build();
+    }
+
+    private ConfigList readList(final JsonParser parser) throws IOException
+    {
+        final ConfigLocation open = location(parser);
+        final List<ConfigValue> elements = new ArrayList<>();
+        while (parser.nextToken() != JsonToken.END_ARRAY)
+        {
+            elements.add(readValue(parser));
+        }
+        return new ConfigList(elements, open);
+    }
+
+    private static long readLong(final JsonParser parser, final ConfigLocation location) throws IOException
+    {
+        if (parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER)
+        {
+            throw new ConfigException(location, "integer " + parser.getText() + " does not fit in 64 bits");
+        }
+        return parser.getLongValue();
+    }
+
+    private ConfigLocation location(final JsonParser parser)
+    {
+        return location(parser.currentTokenLocation());
+    }
+
+    private ConfigLocation location(final JsonLocation location)
+    {
+        return location == null ? ConfigLocation.of(source) :
+            new ConfigLocation(source, location.getLineNr(), location.getColumnNr());
+    }
+}

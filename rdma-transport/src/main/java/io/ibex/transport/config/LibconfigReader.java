@@ -1,0 +1,99 @@
+package io.ibex.transport.config;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.StringJoiner;
+
+/**
+ * Reads the libconfig syntax that VILLASnode's {@code .conf} files use: settings {@code name = value} or
+ * {@code name : value} with optional {@code ;} or {@code ,} after them, groups {@code { }}, arrays {@code [ ]}
+ * (scalars of one type), lists {@code ( )}, strings with escapes (adjacent literals are joined), integers
+ * (decimal or {@code 0x} hex, optional {@code L}/{@code LL}), floats, booleans (any case), comments
+ * ({@code #}, {@code //}, {@code /* *}{@code /}) and {@code @include "file"}, relative to the including file.
+ * Every error names the file, line and column and what was expected there.
+ */
+public final class LibconfigReader
+{
+    private final Deque<Path> including = new ArrayDeque<>();
+
+    private LibconfigReader()
+    {
+    }
+
+    /**
+     * @param file a libconfig file.
+     * @return its settings, the group located at the file's first line.
+     * @throws ConfigException if it cannot be read or is not valid libconfig.
+     */
+    public static ConfigGroup read(final Path file)
+    {
+        final ConfigGroup.Builder root = ConfigGroup.builder(new ConfigLocation(file.toString(), 1, 1));
+        new LibconfigReader().parseFileInto(file, root);
+        return root.build();
+    }
+
+    /**
+     * @param text   libconfig text.
+     * @param source the name that locations give (includes are resolved beside it, as if it were a file).
+     * @return its settings.
+     * @throws ConfigException if it is not valid libconfig.
+     */
+    public static ConfigGroup parse(final String text, final String source)
+    {
+        final ConfigGroup.Builder root = ConfigGroup.builder(new ConfigLocation(source, 1, 1));
+        final LibconfigReader reader = new LibconfigReader();
+        reader.including.push(Path.of(source).toAbsolutePath().normalize());
+        new LibconfigParser(new LibconfigCursor(text, source), reader).parseFile(root);
+        return root.build();
+    }
+
+    /**
+     * Parses the file an {@code @include} names into the group where the directive stands.
+     */
+    void include(final String name, final ConfigLocation directive, final ConfigGroup.Builder group)
+    {
+        final Path includer = including.peek();
+        final Path file = includer.resolveSibling(name);
+        if (!Files.isRegularFile(file))
+        {
+            throw new ConfigException(directive, "@include \"" + name + "\": no such file " + file);
+        }
+        if (including.contains(file.toAbsolutePath().normalize()))
+        {
+            throw new ConfigException(directive, "@include \"" + name + "\" makes a cycle: " + cycle(file));
+        }
+        parseFileInto(file, group);
+    }
+
+    private void parseFileInto(final Path file, final ConfigGroup.Builder group)
+    {
+        final String text;
+        try
+        {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        }
+        catch (final CharacterCodingException ex)
+        {
+            throw new ConfigException(ConfigLocation.of(file.toString()), "not UTF-8 text", ex);
+        }
+        catch (final IOException ex)
+        {
+            throw new ConfigException(ConfigLocation.of(file.toString()), "cannot read the file: " + ex, ex);
+        }
+        including.push(file.toAbsolutePath().normalize());
+        new LibconfigParser(new LibconfigCursor(text, file.toString()), this).parseFile(group);
+        including.pop();
+    }
+
+    private String cycle(final Path file)
+    {
+        final StringJoiner chain = new StringJoiner(" -> ");
+        including.descendingIterator().forEachRemaining(path -> chain.add(path.getFileName().toString()));
+        return chain.add(file.getFileName().toString()).toString();
+    }
+}
