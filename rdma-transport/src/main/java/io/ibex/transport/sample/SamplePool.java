@@ -140,6 +140,12 @@ public final class SamplePool implements AutoCloseable
         return capacity;
     }
 
+    /** @return whether the pool is closed: its slots no longer hold anything. */
+    public boolean isClosed()
+    {
+        return mr.isClosed();
+    }
+
     /**
      * Deregisters the memory. Slots still taken are the caller's to account for: their contents are gone.
      */

@@ -1,0 +1,525 @@
+package io.ibex.transport.channel;
+
+import io.ibex.rdma.cm.CmEvent;
+import io.ibex.rdma.cm.CmId;
+import io.ibex.rdma.cm.ConnParam;
+import io.ibex.rdma.cm.EventChannel;
+import io.ibex.rdma.cm.PortSpace;
+import io.ibex.rdma.verbs.CompletionQueue;
+import io.ibex.rdma.verbs.ProtectionDomain;
+import io.ibex.rdma.verbs.QpCapabilities;
+import io.ibex.rdma.verbs.QpInitAttr;
+import io.ibex.rdma.verbs.QpType;
+import io.ibex.rdma.verbs.QueuePair;
+import io.ibex.rdma.verbs.VerbsException;
+import io.ibex.transport.config.ChannelConfig;
+import io.ibex.transport.config.TransportMode;
+import io.ibex.transport.stats.ChannelStats;
+import io.ibex.transport.stats.Counter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The connection manager's thread of a channel, as the C node-type's CM event thread: a source resolves
+ * out.address and connects, a target listens on in.address and accepts; established connections are attached
+ * to the send and receive paths, lost ones detached and torn down. Beyond the C code: receives are posted
+ * before a connection is accepted or requested, a source that loses its peer (or cannot reach it, without
+ * fallback) tries again with exponential back-off, and a UD source also listens so datagrams flow both ways.
+ * <p>
+ * Every CM object is touched by this thread only; the data paths see connections through attach and detach.
+ */
+final class ChannelConnector implements Runnable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelConnector.class);
+    private static final int LISTEN_BACKLOG = 10;
+    private static final long EVENT_WAIT_MILLIS = 20;
+    private static final byte[] BUSY = "ibex: this target is connected to another source".getBytes(
+        StandardCharsets.US_ASCII);
+
+    /** What the channel hears from its connector. */
+    interface Listener
+    {
+        /** @param connected whether some connection is attached now. */
+        void connectionChanged(boolean connected);
+
+        /** @param reason why the channel cannot go on (a source with neither fallback nor reconnect). */
+        void failed(String reason);
+    }
+
+    private final ChannelConfig config;
+    private final EventChannel events;
+    private final ProtectionDomain pd;
+    private final CompletionQueue sendCq;
+    private final CompletionQueue receiveCq;
+    private final SendPath sendPath;
+    private final ReceivePath receivePath;
+    private final ChannelStats stats;
+    private final Listener listener;
+    private final QpType qpType;
+    private volatile boolean running = true;
+    private volatile boolean listenCalled;
+    private CmId connecting;
+    private volatile CmId listening;
+    private Connection requested;
+    private Connection accepted;
+    private Connection sending;
+    private Connection receiving;
+    private boolean everConnected;
+    private long backoffNanos;
+    private long retryAtNanos;
+
+    ChannelConnector(final ChannelConfig config, final EventChannel events, final CmId first,
+        final ProtectionDomain pd,
+        final CompletionQueue sendCq, final CompletionQueue receiveCq, final SendPath sendPath,
+        final ReceivePath receivePath, final ChannelStats stats, final Listener listener)
+    {
+        this.config = config;
+        this.events = events;
+        this.pd = pd;
+        this.sendCq = sendCq;
+        this.receiveCq = receiveCq;
+        this.sendPath = sendPath;
+        this.receivePath = receivePath;
+        this.stats = stats;
+        this.listener = listener;
+        this.qpType = qpType(config.mode());
+        this.backoffNanos = config.reconnectMinDelay().toNanos();
+        if (config.isSource())
+        {
+            connecting = first;
+        }
+        else
+        {
+            listening = first;
+        }
+    }
+
+    /**
+     * Binds the first id, so the channel learns its device before it allocates anything: a source's
+     * connecting id on in.address's IP (any port), a target's listening id on in.address.
+     *
+     * @param config the channel's config.
+     * @param events where the id's events go.
+     * @return the bound id, whose context the channel allocates its resources from.
+     */
+    static CmId bindFirst(final ChannelConfig config, final EventChannel events)
+    {
+        return bind(config, events, config.isSource() ? anyPort(config) : config.inAddress());
+    }
+
+    /** @return whether a listening id is up (any thread). */
+    boolean isListening()
+    {
+        final CmId id = listening;
+        return id != null && !id.isClosed() && running && listenCalled;
+    }
+
+    /** Asks the thread to end; it disconnects and frees every connection first. */
+    void stop()
+    {
+        running = false;
+    }
+
+    @Override
+    public void run()
+    {
+        try
+        {
+            begin();
+            while (running)
+            {
+                if (retryAtNanos != 0 && System.nanoTime() - retryAtNanos >= 0)
+                {
+                    retryAtNanos = 0;
+                    connect(bound(anyPort(config)));
+                }
+                checkDataPaths();
+                final CmEvent event = events.getEvent(EVENT_WAIT_MILLIS);
+                if (event != null)
+                {
+                    handle(event);
+                }
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            if (running)
+            {
+                LOG.error("{}: the connection manager failed", config.name(), ex);
+                listener.failed("the connection manager failed: " + ex.getMessage());
+            }
+        }
+        finally
+        {
+            closeAll();
+        }
+    }
+
+    private void begin()
+    {
+        if (connecting != null)
+        {
+            connect(connecting);
+            if (qpType == QpType.UD)
+            {
+                listen(bound(config.inAddress()));
+            }
+        }
+        else
+        {
+            listen(listening);
+        }
+    }
+
+    private CmId bound(final InetSocketAddress address)
+    {
+        return bind(config, events, address);
+    }
+
+    private static InetSocketAddress anyPort(final ChannelConfig config)
+    {
+        return new InetSocketAddress(config.inAddress().getAddress(), 0);
+    }
+
+    private static CmId bind(final ChannelConfig config, final EventChannel events, final InetSocketAddress address)
+    {
+        final CmId id = events.createId(portSpace(config.mode()));
+        try
+        {
+            id.bindAddr(address);
+            return id;
+        }
+        catch (final RuntimeException ex)
+        {
+            id.close();
+            throw new ChannelException(config.name() + ": cannot bind to " + address + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private void connect(final CmId id)
+    {
+        connecting = id;
+        LOG.info("{}: connecting to {} ({})", config.name(), config.outAddress(), config.mode());
+        id.resolveAddr(null, config.outAddress(), config.outResolutionTimeoutMillis());
+    }
+
+    private void listen(final CmId id)
+    {
+        id.listen(LISTEN_BACKLOG);
+        listening = id;
+        listenCalled = true;
+        LOG.info("{}: listening on {} ({})", config.name(), id.localAddress(), config.mode());
+    }
+
+    private void handle(final CmEvent event)
+    {
+        final CmId id = event.id();
+        switch (event.type())
+        {
+            case ADDR_RESOLVED -> onAddressResolved(id);
+            case ROUTE_RESOLVED -> onRouteResolved(id);
+            case ESTABLISHED -> onEstablished(event);
+            case CONNECT_REQUEST -> onConnectRequest(event);
+            case ADDR_ERROR, ROUTE_ERROR, UNREACHABLE, CONNECT_ERROR, REJECTED -> onConnectFailed(event);
+            case DISCONNECTED -> onDisconnected(id);
+            case DEVICE_REMOVAL -> listener.failed("the device of " + config.inAddress() + " was removed");
+            default -> LOG.debug("{}: ignoring {}", config.name(), event);
+        }
+    }
+
+    private void onAddressResolved(final CmId id)
+    {
+        if (id == connecting)
+        {
+            id.resolveRoute(config.outResolutionTimeoutMillis());
+        }
+    }
+
+    private void onRouteResolved(final CmId id)
+    {
+        if (id != connecting)
+        {
+            return;
+        }
+        requested = newConnection(id, true);
+        if (qpType != QpType.UD)
+        {
+            receivePath.attach(requested);
+        }
+        id.connect(ConnParam.of(null));
+    }
+
+    private void onEstablished(final CmEvent event)
+    {
+        if (requested != null && event.id() == requested.id())
+        {
+            final Connection connection = requested;
+            requested = null;
+            connecting = null;
+            if (qpType == QpType.UD)
+            {
+                connection.datagramPeer(pd.createAh(event.ud().ahAttr()), event.ud().qpNum(), event.ud().qkey());
+            }
+            else
+            {
+                receiving = connection;
+            }
+            startSending(connection);
+            backoffNanos = config.reconnectMinDelay().toNanos();
+        }
+        else if (accepted != null && event.id() == accepted.id())
+        {
+            receiving = accepted;
+            accepted = null;
+            startSending(receiving);
+        }
+    }
+
+    private void startSending(final Connection connection)
+    {
+        sending = connection;
+        sendPath.attach(connection, connection.qp().capabilities().maxInlineData());
+        if (everConnected)
+        {
+            stats.add(Counter.RECONNECTS, 1);
+        }
+        everConnected = true;
+        LOG.info("{}: connected: {}", config.name(), connection);
+        listener.connectionChanged(true);
+    }
+
+    private void onConnectRequest(final CmEvent event)
+    {
+        final CmId child = event.id();
+        if (qpType == QpType.UD && receiving != null)
+        {
+            LOG.info("{}: a new UD source replaces {}", config.name(), receiving);
+            tearDown(receiving);
+        }
+        else if (receiving != null || accepted != null)
+        {
+            LOG.warn("{}: rejecting a connection from {}: connected to {}", config.name(), child.remoteAddress(),
+                receiving != null ? receiving : accepted);
+            child.reject(BUSY);
+            child.close();
+            return;
+        }
+        final Connection connection;
+        try
+        {
+            connection = newConnection(child, false);
+        }
+        catch (final RuntimeException ex)
+        {
+            LOG.warn("{}: cannot accept {}: {}", config.name(), child.remoteAddress(), ex.getMessage());
+            child.reject(null);
+            child.close();
+            return;
+        }
+        receivePath.attach(connection);
+        if (qpType == QpType.UD)
+        {
+            receiving = connection;
+        }
+        else
+        {
+            accepted = connection;
+        }
+        connection.id().accept(ConnParam.of(null));
+        if (qpType == QpType.UD)
+        {
+            LOG.info("{}: receiving datagrams from {}", config.name(), child.remoteAddress());
+            listener.connectionChanged(true);
+        }
+    }
+
+    private void onConnectFailed(final CmEvent event)
+    {
+        final CmId id = event.id();
+        if (accepted != null && id == accepted.id())
+        {
+            LOG.warn("{}: accepting a connection failed: {}", config.name(), event);
+            tearDown(accepted);
+            return;
+        }
+        if (id != connecting)
+        {
+            return;
+        }
+        if (requested != null)
+        {
+            tearDown(requested);
+        }
+        else
+        {
+            id.close();
+        }
+        connecting = null;
+        final String what = "connecting to " + config.outAddress() + " failed: " + event.type() +
+            (event.status() != 0 ? " (status " + event.status() + ")" : "");
+        if (!everConnected && config.outUseFallback() && listening == null)
+        {
+            LOG.warn("{}: {}: falling back to listening on {} as a target (out.use_fallback)", config.name(), what,
+                config.inAddress());
+            listen(bound(config.inAddress()));
+        }
+        else if (config.reconnect())
+        {
+            retryLater(what);
+        }
+        else
+        {
+            listener.failed(what);
+        }
+    }
+
+    private void onDisconnected(final CmId id)
+    {
+        final Connection lost = find(id);
+        if (lost == null)
+        {
+            return;
+        }
+        LOG.info("{}: disconnected: {}", config.name(), lost);
+        tearDown(lost);
+        if (lost.outgoing() && config.reconnect())
+        {
+            retryLater("the peer at " + config.outAddress() + " disconnected");
+        }
+    }
+
+    /** Tears down connections whose data path saw a fatal completion: the peer broke the protocol. */
+    private void checkDataPaths()
+    {
+        final String receiveFailure = receiving != null ? receivePath.failure() : null;
+        final String sendFailure = sending != null ? sendPath.failure() : null;
+        final Connection broken = receiveFailure != null ? receiving : sendFailure != null ? sending : null;
+        if (broken != null)
+        {
+            LOG.warn("{}: dropping {}: {}", config.name(), broken, receiveFailure != null ? receiveFailure :
+                sendFailure);
+            disconnectQuietly(broken);
+            tearDown(broken);
+            if (broken.outgoing() && config.reconnect())
+            {
+                retryLater("the connection broke");
+            }
+        }
+    }
+
+    private void retryLater(final String why)
+    {
+        LOG.info("{}: {}; trying again in {} ms", config.name(), why, TimeUnit.NANOSECONDS.toMillis(backoffNanos));
+        retryAtNanos = System.nanoTime() + backoffNanos;
+        backoffNanos = Math.min(backoffNanos * 2, config.reconnectMaxDelay().toNanos());
+    }
+
+    /** @return the connection of an id, or with a null id any connection; null if there is none. */
+    private Connection find(final CmId id)
+    {
+        for (final Connection connection : new Connection[] {sending, receiving, requested, accepted})
+        {
+            if (connection != null && (id == null || connection.id() == id))
+            {
+                return connection;
+            }
+        }
+        return null;
+    }
+
+    private Connection newConnection(final CmId id, final boolean outgoing)
+    {
+        final QpCapabilities cap = new QpCapabilities(config.outMaxWrs(), config.inMaxWrs(), 1, 1,
+            config.outMaxInlineData());
+        final QueuePair qp = id.createQp(pd, new QpInitAttr(qpType, sendCq, receiveCq, cap, false));
+        if (config.outMaxInlineData() > 0 && qp.capabilities().maxInlineData() != config.outMaxInlineData())
+        {
+            LOG.info("{}: the QP takes {} inline bytes (out.max_inline_data = {})", config.name(),
+                qp.capabilities().maxInlineData(), config.outMaxInlineData());
+        }
+        return new Connection(id, qp, outgoing);
+    }
+
+    /** Detaches a connection from the paths, destroys it, then gives back what its queues held. */
+    private void tearDown(final Connection connection)
+    {
+        final boolean wasSending = connection == sending;
+        final boolean wasReceiving = connection == receiving || connection == accepted ||
+            connection == requested && qpType != QpType.UD;
+        if (wasSending)
+        {
+            sendPath.detach();
+        }
+        if (wasReceiving)
+        {
+            receivePath.detach();
+        }
+        connection.close();
+        if (wasSending)
+        {
+            sendPath.drainAfterClose();
+            sending = null;
+        }
+        if (wasReceiving)
+        {
+            receivePath.drainAfterClose();
+        }
+        receiving = receiving == connection ? null : receiving;
+        accepted = accepted == connection ? null : accepted;
+        requested = requested == connection ? null : requested;
+        listener.connectionChanged(sending != null || receiving != null);
+    }
+
+    private void closeAll()
+    {
+        for (Connection open = find(null); open != null; open = find(null))
+        {
+            disconnectQuietly(open);
+            tearDown(open);
+        }
+        if (connecting != null)
+        {
+            connecting.close();
+            connecting = null;
+        }
+        if (listening != null)
+        {
+            listening.close();
+            listening = null;
+        }
+    }
+
+    private static void disconnectQuietly(final Connection connection)
+    {
+        try
+        {
+            if (connection.qp().type() != QpType.UD)
+            {
+                connection.id().disconnect();
+            }
+        }
+        catch (final VerbsException ex)
+        {
+            LOG.debug("disconnecting {} before closing it: {}", connection, ex.getMessage());
+        }
+    }
+
+    private static QpType qpType(final TransportMode mode)
+    {
+        return switch (mode)
+        {
+            case RC -> QpType.RC;
+            case UC -> QpType.UC;
+            case UD -> QpType.UD;
+        };
+    }
+
+    private static PortSpace portSpace(final TransportMode mode)
+    {
+        return mode == TransportMode.UD ? PortSpace.UDP : PortSpace.TCP;
+    }
+}

@@ -1,0 +1,78 @@
+package io.ibex.transport.channel;
+
+import io.ibex.rdma.cm.CmId;
+import io.ibex.rdma.verbs.AddressHandle;
+import io.ibex.rdma.verbs.QueuePair;
+import io.ibex.rdma.verbs.SendWorkRequest;
+
+/**
+ * One queue pair of a channel and where its sends go: the QP of a connected id, or for UD the QP and the
+ * peer's address handle, QP number and Q_Key from the SIDR reply. Closing it destroys the id (and so the QP)
+ * and the address handle.
+ */
+final class Connection implements AutoCloseable
+{
+    private final CmId id;
+    private final QueuePair qp;
+    private final boolean outgoing;
+    private AddressHandle ah;
+    private int remoteQpn;
+    private int remoteQkey;
+
+    Connection(final CmId id, final QueuePair qp, final boolean outgoing)
+    {
+        this.id = id;
+        this.qp = qp;
+        this.outgoing = outgoing;
+    }
+
+    /** @return whether this side asked for the connection (a source), rather than accepted it. */
+    boolean outgoing()
+    {
+        return outgoing;
+    }
+
+    CmId id()
+    {
+        return id;
+    }
+
+    QueuePair qp()
+    {
+        return qp;
+    }
+
+    /** Sets where UD sends go; the connection owns the address handle from now on. */
+    void datagramPeer(final AddressHandle ah, final int remoteQpn, final int remoteQkey)
+    {
+        this.ah = ah;
+        this.remoteQpn = remoteQpn;
+        this.remoteQkey = remoteQkey;
+    }
+
+    /** Addresses a send: a no-op on connected QPs, the peer's AH, QPN and Q_Key on UD. */
+    void address(final SendWorkRequest wr)
+    {
+        if (ah != null)
+        {
+            wr.ud(ah, remoteQpn, remoteQkey);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        id.close();
+        if (ah != null)
+        {
+            ah.close();
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return qp.type() + " QP " + qp.qpNum() + (ah != null ? " to QPN " + remoteQpn : "") + " via " +
+            id.remoteAddress();
+    }
+}

@@ -1,0 +1,539 @@
+package io.ibex.transport.channel;
+
+import io.ibex.rdma.Providers;
+import io.ibex.rdma.cm.CmId;
+import io.ibex.rdma.cm.EventChannel;
+import io.ibex.rdma.spi.RdmaProvider;
+import io.ibex.rdma.verbs.AccessFlags;
+import io.ibex.rdma.verbs.CompletionChannel;
+import io.ibex.rdma.verbs.CompletionQueue;
+import io.ibex.rdma.verbs.Context;
+import io.ibex.rdma.verbs.ProtectionDomain;
+import io.ibex.transport.config.ChannelConfig;
+import io.ibex.transport.config.PollMode;
+import io.ibex.transport.config.TransportMode;
+import io.ibex.transport.sample.SamplePool;
+import io.ibex.transport.stats.ChannelStats;
+import io.ibex.transport.stats.Counter;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.OffsetEpochNanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A channel of samples with the semantics of VILLASnode's {@code infiniband} node-type: a source connects to
+ * out.address, a target listens on in.address, and samples travel as SENDs over RC, UC or UD, zero copy from
+ * and into pools of registered memory.
+ * <pre>{@code
+ * try (SampleChannel channel = SampleChannel.open(ChannelConfig.read(Path.of("node.conf"), "ib_node_source")))
+ * {
+ *     channel.awaitConnected(5, TimeUnit.SECONDS);
+ *     SampleBatch batch = new SampleBatch(8);
+ *     channel.claim(batch, 1);
+ *     batch.get(0).sequence(0).floatValue(0, 1.5);
+ *     channel.write(batch);                       // returns how many it took: the rest stay in the batch
+ * }
+ * }</pre>
+ * Lifecycle, as the C node: INITIALIZED, {@link #parse} to PARSED, {@link #check} to CHECKED, {@link #start} to
+ * STARTED (CONNECTED while a peer is there), {@link #stop} to STOPPED (may start again), {@link #close} to
+ * DESTROYED. {@link #open} does the first four steps. An operation in the wrong state throws
+ * {@link ChannelStateException} naming the state it needs and the state the channel is in.
+ * <p>
+ * Threads: one writer thread (claim, write, release of claimed samples) and one reader thread (read, release
+ * of received samples) may work at once, besides the thread that starts and stops the channel; the channel's
+ * own connection-manager thread handles connections. Write and read never block on the network and allocate
+ * nothing; while no peer is connected they take and return nothing.
+ */
+public final class SampleChannel implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(SampleChannel.class);
+    private static final long EVENT_SLICE_MILLIS = 50;
+
+    private final EpochNanoClock clock = new OffsetEpochNanoClock();
+    private final Object stateLock = new Object();
+    private volatile ChannelState state = ChannelState.INITIALIZED;
+    private volatile String failure;
+    private ChannelConfig config;
+    private ChannelStats stats;
+    private IdleStrategy readIdle;
+    private Running running;
+
+    private SampleChannel()
+    {
+    }
+
+    /** @return a channel in state INITIALIZED. */
+    public static SampleChannel create()
+    {
+        return new SampleChannel();
+    }
+
+    /**
+     * Parses, checks and starts a channel.
+     *
+     * @param config the node's config.
+     * @return the started channel.
+     */
+    public static SampleChannel open(final ChannelConfig config)
+    {
+        final SampleChannel channel = create().parse(config).check();
+        try
+        {
+            return channel.start();
+        }
+        catch (final RuntimeException ex)
+        {
+            channel.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * Takes the config: INITIALIZED to PARSED.
+     *
+     * @param config the node's config.
+     * @return this.
+     */
+    public SampleChannel parse(final ChannelConfig config)
+    {
+        Objects.requireNonNull(config, "parse: config");
+        synchronized (stateLock)
+        {
+            require("parse", ChannelState.INITIALIZED);
+            this.config = config;
+            this.stats = new ChannelStats();
+            this.readIdle = config.idle().newStrategy();
+            state = ChannelState.PARSED;
+        }
+        return this;
+    }
+
+    /**
+     * Applies the node-type's checks to the config and logs their warnings: PARSED to CHECKED.
+     *
+     * @return this.
+     * @throws io.ibex.transport.config.ConfigException naming the rule the config breaks.
+     */
+    public SampleChannel check()
+    {
+        synchronized (stateLock)
+        {
+            require("check", ChannelState.PARSED);
+            config = config.check();
+            for (final String warning : config.warnings())
+            {
+                LOG.warn("{}: {}", config.name(), warning);
+            }
+            state = ChannelState.CHECKED;
+        }
+        return this;
+    }
+
+    /**
+     * Allocates the channel's resources on the device of in.address and starts connecting (a source) or
+     * listening (a target): CHECKED or STOPPED to STARTED.
+     *
+     * @return this.
+     * @throws ChannelException if in.address cannot be bound or a resource cannot be allocated.
+     */
+    public SampleChannel start()
+    {
+        synchronized (stateLock)
+        {
+            require("start", ChannelState.CHECKED, ChannelState.STOPPED);
+            failure = null;
+            running = new Running(config, stats, clock, new ConnectionEvents());
+            state = ChannelState.STARTED;
+            running.thread.start();
+        }
+        return this;
+    }
+
+    /**
+     * Waits until a peer is connected.
+     *
+     * @param timeout how long to wait.
+     * @param unit    its unit.
+     * @return whether the channel is CONNECTED.
+     * @throws InterruptedException if the thread is interrupted while waiting.
+     */
+    public boolean awaitConnected(final long timeout, final TimeUnit unit) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + unit.toNanos(timeout);
+        synchronized (stateLock)
+        {
+            while (state != ChannelState.CONNECTED)
+            {
+                requireRunning("awaitConnected");
+                final long left = deadline - System.nanoTime();
+                if (left <= 0)
+                {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(stateLock, left);
+            }
+            return true;
+        }
+    }
+
+    /**
+     * Fills a batch with free samples from the send pool, initialised from the signal list (length and init
+     * values); the caller sets sequence, ts.origin and values, then writes them. Writer thread only.
+     *
+     * @param batch where the samples go (holding claimed samples of this channel or nothing).
+     * @param count how many are wanted.
+     * @return how many were claimed: fewer when the pool is short (samples still in flight).
+     */
+    public int claim(final SampleBatch batch, final int count)
+    {
+        return requireRunning("claim").send.claim(batch, count);
+    }
+
+    /**
+     * Sends samples from the front of a batch in one post list: up to out.vectorize of them, fewer when the
+     * send queue is full; they leave the batch (and go back to the pool once sent). Never drops a sample: what
+     * is not taken stays in the batch. Writer thread only; allocates nothing.
+     *
+     * @param batch claimed samples.
+     * @return how many samples were taken, 0 when no peer is connected.
+     * @throws ChannelException if the provider refused the post or the send path failed.
+     */
+    public int write(final SampleBatch batch)
+    {
+        return requireRunning("write").send.write(batch);
+    }
+
+    /**
+     * Gives the batch's previous samples back, then fills it with up to in.vectorize received samples, without
+     * waiting. Reader thread only; allocates nothing.
+     *
+     * @param batch where received samples go; what it held before is released.
+     * @return how many samples the batch holds.
+     */
+    public int read(final SampleBatch batch)
+    {
+        return requireRunning("read").receive.read(batch);
+    }
+
+    /**
+     * As {@link #read(SampleBatch)}, waiting up to a timeout for a sample: busy polling with the config's idle
+     * strategy, or (poll_mode event) sleeping on the completion channel.
+     *
+     * @param batch   where received samples go; what it held before is released.
+     * @param timeout how long to wait.
+     * @param unit    its unit.
+     * @return how many samples the batch holds, 0 if none came in time.
+     */
+    public int read(final SampleBatch batch, final long timeout, final TimeUnit unit)
+    {
+        final long deadline = System.nanoTime() + unit.toNanos(timeout);
+        readIdle.reset();
+        while (true)
+        {
+            final Running current = requireRunning("read");
+            int count = current.receive.read(batch);
+            if (count > 0)
+            {
+                return count;
+            }
+            final long left = deadline - System.nanoTime();
+            if (left <= 0)
+            {
+                return 0;
+            }
+            if (current.completionChannel == null)
+            {
+                readIdle.idle();
+                continue;
+            }
+            current.receive.armEvent();
+            count = current.receive.read(batch);
+            if (count > 0)
+            {
+                return count;
+            }
+            current.receive.awaitEvent(current.completionChannel,
+                Math.min(EVENT_SLICE_MILLIS, TimeUnit.NANOSECONDS.toMillis(left)));
+        }
+    }
+
+    /**
+     * Gives a batch's samples back without sending them (claimed samples) or when done with them (received
+     * samples). Call from the thread that owns the batch.
+     *
+     * @param batch the batch, empty afterwards.
+     */
+    public void release(final SampleBatch batch)
+    {
+        final Running current = running;
+        if (batch.isEmpty())
+        {
+            return;
+        }
+        if (current != null && batch.pool() == current.receive.pool())
+        {
+            current.receive.release(batch);
+        }
+        else if (current != null)
+        {
+            current.send.release(batch);
+        }
+        else
+        {
+            batch.releaseInto(null, "release");
+        }
+    }
+
+    /**
+     * Disconnects, frees every resource and waits for the connection manager: STARTED or CONNECTED to STOPPED.
+     * A no-op in other states.
+     */
+    public void stop()
+    {
+        final Running stopping;
+        synchronized (stateLock)
+        {
+            if (running == null)
+            {
+                return;
+            }
+            stopping = running;
+            running = null;
+        }
+        stopping.close();
+        synchronized (stateLock)
+        {
+            state = ChannelState.STOPPED;
+            stateLock.notifyAll();
+        }
+        LOG.info("{}: stopped (sent {}, received {}, dropped {}, invalid {})", config.name(),
+            stats.get(Counter.SENT), stats.get(Counter.RECEIVED), stats.get(Counter.DROPPED),
+            stats.get(Counter.INVALID));
+    }
+
+    /** Stops the channel if it runs, then DESTROYED. Idempotent. */
+    @Override
+    public void close()
+    {
+        stop();
+        synchronized (stateLock)
+        {
+            state = ChannelState.DESTROYED;
+            stateLock.notifyAll();
+        }
+    }
+
+    /** @return the state; changes under the caller's feet when peers come and go. */
+    public ChannelState state()
+    {
+        return state;
+    }
+
+    /**
+     * @return whether the channel listens on in.address for sources: a target, a UD source, or a source that
+     *     fell back to listening (out.use_fallback).
+     */
+    public boolean isListening()
+    {
+        final Running current = running;
+        return current != null && current.connector.isListening();
+    }
+
+    /** @return why the channel cannot go on, or null. */
+    public String failure()
+    {
+        return failure;
+    }
+
+    /** @return the config (checked after {@link #check}); null before {@link #parse}. */
+    public ChannelConfig config()
+    {
+        return config;
+    }
+
+    /** @return the channel's statistics, readable live from any thread; null before {@link #parse}. */
+    public ChannelStats stats()
+    {
+        return stats;
+    }
+
+    /** @return the clock ts.received comes from (epoch nanoseconds), for stamping ts.origin the same way. */
+    public EpochNanoClock clock()
+    {
+        return clock;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "SampleChannel{" + (config != null ? config.name() : "?") + ", " + state + '}';
+    }
+
+
+    private void require(final String operation, final ChannelState... allowed)
+    {
+        for (final ChannelState ok : allowed)
+        {
+            if (state == ok)
+            {
+                return;
+            }
+        }
+        final StringBuilder needed = new StringBuilder();
+        for (int i = 0; i < allowed.length; i++)
+        {
+            needed.append(i == 0 ? "" : i == allowed.length - 1 ? " or " : ", ").append(allowed[i]);
+        }
+        throw new ChannelStateException(config != null ? config.name() : "?", operation, state, needed.toString());
+    }
+
+    private Running requireRunning(final String operation)
+    {
+        final Running current = running;
+        if (current == null)
+        {
+            throw new ChannelStateException(config != null ? config.name() : "?", operation, state,
+                "STARTED or CONNECTED");
+        }
+        final String failed = failure;
+        if (failed != null)
+        {
+            throw new ChannelException(config.name() + ": " + failed);
+        }
+        return current;
+    }
+
+    /** Moves the state as the connection manager reports connections coming and going. */
+    private final class ConnectionEvents implements ChannelConnector.Listener
+    {
+        @Override
+        public void connectionChanged(final boolean connected)
+        {
+            synchronized (stateLock)
+            {
+                if (state == ChannelState.STARTED || state == ChannelState.CONNECTED)
+                {
+                    state = connected ? ChannelState.CONNECTED : ChannelState.STARTED;
+                    stateLock.notifyAll();
+                }
+            }
+        }
+
+        @Override
+        public void failed(final String reason)
+        {
+            LOG.error("{}: {}", config.name(), reason);
+            synchronized (stateLock)
+            {
+                failure = reason;
+                stateLock.notifyAll();
+            }
+        }
+    }
+
+    /** Everything a started channel holds, freed in reverse order by {@link #close()}. */
+    private static final class Running implements AutoCloseable
+    {
+        private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+        private SendPath send;
+        private ReceivePath receive;
+        private CompletionChannel completionChannel;
+        private ChannelConnector connector;
+        private Thread thread;
+
+        Running(final ChannelConfig config, final ChannelStats stats, final EpochNanoClock clock,
+            final ChannelConnector.Listener listener)
+        {
+            try
+            {
+                final RdmaProvider provider = Providers.AUTO.equals(config.provider()) ? Providers.select() :
+                    Providers.select(config.provider());
+                final EventChannel events = push(provider.createEventChannel());
+                final CmId first = push(ChannelConnector.bindFirst(config, events));
+                final Context context = first.context();
+                requireDevice(config, context);
+                final ProtectionDomain pd = push(context.allocPd());
+                completionChannel = config.pollMode() == PollMode.EVENT ? push(context.createCompChannel()) : null;
+                final CompletionQueue sendCq = push(context.createCq(config.outCqSize(), null, 0));
+                final CompletionQueue receiveCq = push(context.createCq(config.inCqSize(), completionChannel, 0));
+                final int capacity = config.signals().size();
+                final SamplePool sendPool = push(new SamplePool(pd, config.outMaxWrs() + 2 * config.outVectorize(),
+                    capacity, 0));
+                final SamplePool receivePool = push(new SamplePool(pd, config.inMaxWrs() + 2 * config.inVectorize(),
+                    capacity, AccessFlags.LOCAL_WRITE));
+                send = new SendPath(sendPool, sendCq, stats, config.signals(), config.outVectorize(),
+                    config.outMaxWrs(), config.outPeriodicSignaling(), config.outSendInline());
+                receive = new ReceivePath(receivePool, receiveCq, stats, clock, config.mode() == TransportMode.UD,
+                    config.inVectorize(), config.inMaxWrs() - config.inBufferSubtraction());
+                connector = new ChannelConnector(config, events, first, pd, sendCq, receiveCq, send, receive, stats,
+                    listener);
+                thread = new Thread(connector, "ibex-cm-" + config.name());
+                thread.setDaemon(true);
+            }
+            catch (final RuntimeException ex)
+            {
+                close();
+                throw ex instanceof ChannelException ? ex : new ChannelException(config.name() +
+                    ": cannot start: " + ex.getMessage(), ex);
+            }
+        }
+
+        private static void requireDevice(final ChannelConfig config, final Context context)
+        {
+            final String device = context.device().name();
+            if (config.device() != null && !config.device().equals(device))
+            {
+                throw new ChannelException(config.name() + ": in.address " + config.inAddress() + " is on device " +
+                    device + ", not on the configured device " + config.device());
+            }
+        }
+
+        private <T extends AutoCloseable> T push(final T resource)
+        {
+            resources.push(resource);
+            return resource;
+        }
+
+        @Override
+        public void close()
+        {
+            if (connector != null)
+            {
+                connector.stop();
+                boolean interrupted = false;
+                while (thread.isAlive())
+                {
+                    try
+                    {
+                        thread.join();
+                    }
+                    catch (final InterruptedException ex)
+                    {
+                        interrupted = true;
+                    }
+                }
+                if (interrupted)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            while (!resources.isEmpty())
+            {
+                try
+                {
+                    resources.pop().close();
+                }
+                catch (final Exception ex)
+                {
+                    LOG.warn("freeing a channel resource failed: {}", ex.getMessage());
+                }
+            }
+        }
+    }
+}

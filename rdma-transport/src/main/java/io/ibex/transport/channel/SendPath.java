@@ -1,0 +1,367 @@
+package io.ibex.transport.channel;
+
+import io.ibex.rdma.verbs.CompletionQueue;
+import io.ibex.rdma.verbs.PostException;
+import io.ibex.rdma.verbs.SendFlags;
+import io.ibex.rdma.verbs.SendOpcode;
+import io.ibex.rdma.verbs.SendWorkRequest;
+import io.ibex.rdma.verbs.WcStatus;
+import io.ibex.rdma.verbs.WorkCompletion;
+import io.ibex.transport.sample.Sample;
+import io.ibex.transport.sample.SamplePool;
+import io.ibex.transport.sample.SignalList;
+import io.ibex.transport.stats.ChannelStats;
+import io.ibex.transport.stats.Counter;
+import org.agrona.BitUtil;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The writer's side of a channel: claims samples from the send pool, posts them as one list of SENDs per
+ * call (up to out.vectorize), inline where they fit, every n-th one signaled, and gives a sample back to the
+ * pool only once the hardware is done with it (at its own or a later send's completion; inline ones at once).
+ * <p>
+ * Sends complete in order on a queue pair, so one signaled completion retires every send posted before it:
+ * the in-flight ring holds each posted send's slot (-1 when inline) by its work request id, a running count.
+ * <p>
+ * The writer thread calls claim, write and release; the connection manager's thread attaches and detaches
+ * connections. A lock (uncontended on the hot path) keeps the two apart.
+ */
+final class SendPath
+{
+    private static final int POLL_BATCH = 32;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final SamplePool pool;
+    private final CompletionQueue cq;
+    private final ChannelStats stats;
+    private final SignalList signals;
+    private final int vectorize;
+    private final int depth;
+    private final int signalEvery;
+    private final boolean sendInline;
+    private final SendWorkRequest[] wrs;
+    private final WorkCompletion[] wcs = new WorkCompletion[POLL_BATCH];
+    private final int[] inFlight;
+    private final int mask;
+    private Connection connection;
+    private int maxInline;
+    private int sinceSignaled;
+    private int acceptedBeforeError;
+    private long posted;
+    private long retired;
+    private String failure;
+
+    SendPath(final SamplePool pool, final CompletionQueue cq, final ChannelStats stats, final SignalList signals,
+        final int vectorize, final int depth, final int signalEvery, final boolean sendInline)
+    {
+        this.pool = pool;
+        this.cq = cq;
+        this.stats = stats;
+        this.signals = signals;
+        this.vectorize = vectorize;
+        this.depth = depth;
+        this.signalEvery = signalEvery;
+        this.sendInline = sendInline;
+        this.wrs = new SendWorkRequest[vectorize];
+        for (int i = 0; i < vectorize; i++)
+        {
+            wrs[i] = new SendWorkRequest(1).opcode(SendOpcode.SEND).numSge(1);
+        }
+        for (int i = 0; i < POLL_BATCH; i++)
+        {
+            wcs[i] = new WorkCompletion();
+        }
+        this.inFlight = new int[BitUtil.findNextPositivePowerOfTwo(depth)];
+        this.mask = inFlight.length - 1;
+    }
+
+    SamplePool pool()
+    {
+        return pool;
+    }
+
+    /** Fills the batch with up to {@code count} free samples, initialised from the signal list. */
+    int claim(final SampleBatch batch, final int count)
+    {
+        lock.lock();
+        try
+        {
+            requireOwnPool(batch, "claim");
+            final int wanted = Math.min(count, batch.room());
+            if (pool.freeSlots() < wanted)
+            {
+                reap();
+            }
+            int claimed = 0;
+            while (claimed < wanted)
+            {
+                final int slot = pool.acquire();
+                if (slot < 0)
+                {
+                    break;
+                }
+                batch.add(pool, slot).initialise(signals);
+                claimed++;
+            }
+            return claimed;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Posts samples from the front of the batch: as many as fit out.vectorize, the send queue and a connection.
+     *
+     * @return how many were taken (0 with no connection: the samples stay in the batch).
+     */
+    int write(final SampleBatch batch)
+    {
+        lock.lock();
+        try
+        {
+            if (batch.isEmpty())
+            {
+                return 0;
+            }
+            requireOwnPool(batch, "write");
+            if (failure != null)
+            {
+                throw new ChannelException("the send path failed: " + failure);
+            }
+            if (connection == null)
+            {
+                return 0;
+            }
+            reap();
+            final int count = Math.min(Math.min(batch.size(), vectorize), depth - (int)(posted - retired));
+            if (count == 0)
+            {
+                return 0;
+            }
+            final int signaledBefore = sinceSignaled;
+            for (int i = 0; i < count; i++)
+            {
+                prepare(i, batch.slot(i), batch.get(i));
+            }
+            wrs[count - 1].next(null);
+            final String postError = post(count);
+            final int accepted = postError == null ? count : acceptedBeforeError;
+            for (int i = 0; i < accepted; i++)
+            {
+                final int slot = inFlight[(int)(posted + i) & mask];
+                stats.onSent(batch.get(i));
+                if (slot < 0)
+                {
+                    pool.release(batch.slot(i));
+                }
+            }
+            posted += accepted;
+            batch.removeFirst(accepted);
+            if (postError != null)
+            {
+                sinceSignaled = (signaledBefore + accepted) % signalEvery;
+                throw new ChannelException(postError);
+            }
+            return accepted;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /** Gives the batch's samples back to the pool unsent. */
+    void release(final SampleBatch batch)
+    {
+        lock.lock();
+        try
+        {
+            batch.releaseInto(pool, "release");
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /** Starts sending on a connection whose QP can take this many inline bytes. */
+    void attach(final Connection connection, final int maxInline)
+    {
+        lock.lock();
+        try
+        {
+            this.connection = connection;
+            this.maxInline = maxInline;
+            this.sinceSignaled = 0;
+            this.failure = null;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /** Stops sending: nothing is posted from now on. */
+    void detach()
+    {
+        lock.lock();
+        try
+        {
+            connection = null;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * After the connection's QP is gone: takes the completions left in the CQ, then retires whatever was still
+     * in flight as dropped (the peer may or may not have it; RC's guarantee ends with the connection).
+     */
+    void drainAfterClose()
+    {
+        lock.lock();
+        try
+        {
+            reap();
+            retire(posted - 1, false);
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /** @return why the last send completion failed (not a flush), or null. */
+    String failure()
+    {
+        lock.lock();
+        try
+        {
+            return failure;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    private void prepare(final int index, final int slot, final Sample sample)
+    {
+        final int length = Sample.wireLength(sample.length());
+        final boolean signaled = ++sinceSignaled >= signalEvery;
+        if (signaled)
+        {
+            sinceSignaled = 0;
+        }
+        final boolean inline = sendInline && !signaled && length <= maxInline;
+        final SendWorkRequest wr = wrs[index];
+        wr.wrId(posted + index).sendFlags((signaled ? SendFlags.SIGNALED : 0) | (inline ? SendFlags.INLINE : 0));
+        wr.sge(0).set(pool.wireAddress(slot), length, pool.mr().lkey());
+        connection.address(wr);
+        if (index + 1 < vectorize)
+        {
+            wr.next(wrs[index + 1]);
+        }
+        inFlight[(int)(posted + index) & mask] = inline ? -1 : slot;
+    }
+
+    /**
+     * Posts the prepared list.
+     *
+     * @return null, or why the post failed; then {@link #acceptedBeforeError} sends were posted.
+     */
+    private String post(final int count)
+    {
+        try
+        {
+            connection.qp().postSend(wrs[0]);
+            countFlags(count);
+            return null;
+        }
+        catch (final PostException ex)
+        {
+            acceptedBeforeError = Math.max(0, ex.badIndex());
+            countFlags(acceptedBeforeError);
+            return "posting " + count + " sends on " + connection + " failed at send " + acceptedBeforeError +
+                ": " + ex.getMessage();
+        }
+        finally
+        {
+            if (count < vectorize)
+            {
+                wrs[count - 1].next(wrs[count]);
+            }
+        }
+    }
+
+    private void countFlags(final int count)
+    {
+        int inline = 0;
+        int signaled = 0;
+        for (int i = 0; i < count; i++)
+        {
+            final int flags = wrs[i].sendFlags();
+            inline += (flags & SendFlags.INLINE) != 0 ? 1 : 0;
+            signaled += (flags & SendFlags.SIGNALED) != 0 ? 1 : 0;
+        }
+        stats.add(Counter.INLINE_SENDS, inline);
+        stats.add(Counter.SIGNALED_SENDS, signaled);
+    }
+
+    /** Polls send completions; each retires every send up to its own. */
+    private void reap()
+    {
+        int polled;
+        do
+        {
+            polled = cq.poll(wcs);
+            for (int i = 0; i < polled; i++)
+            {
+                final WorkCompletion wc = wcs[i];
+                if (!wc.isSuccess() && wc.status() != WcStatus.WR_FLUSH_ERR && failure == null)
+                {
+                    failure = "send " + wc.wrId() + " completed with " + wc.status() + " (vendor error " +
+                        wc.vendorErr() + ")";
+                }
+                retire(wc.wrId(), wc.isSuccess());
+            }
+        }
+        while (polled == POLL_BATCH);
+    }
+
+    private void retire(final long upTo, final boolean delivered)
+    {
+        if (upTo < retired)
+        {
+            return; // a flush of a send already retired by a later completion
+        }
+        final long count = upTo + 1 - retired;
+        for (long id = retired; id <= upTo; id++)
+        {
+            final int slot = inFlight[(int)id & mask];
+            if (slot >= 0)
+            {
+                pool.release(slot);
+            }
+        }
+        if (!delivered)
+        {
+            stats.add(Counter.DROPPED, count);
+        }
+        retired = upTo + 1;
+    }
+
+    private void requireOwnPool(final SampleBatch batch, final String operation)
+    {
+        if (!batch.isEmpty() && batch.pool() != pool)
+        {
+            throw new IllegalArgumentException(operation + ": the batch holds samples that are not this channel's" +
+                " claimed samples (received ones, another channel's, or from before a restart): release them first");
+        }
+    }
+}

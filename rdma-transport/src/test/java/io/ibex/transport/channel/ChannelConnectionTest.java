@@ -1,0 +1,209 @@
+package io.ibex.transport.channel;
+
+import io.ibex.transport.config.ChannelConfig;
+import io.ibex.transport.config.TransportMode;
+import io.ibex.transport.stats.Counter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeUnit;
+
+import static io.ibex.transport.channel.ChannelPair.awaitConnected;
+import static io.ibex.transport.channel.ChannelPair.receive;
+import static io.ibex.transport.channel.ChannelPair.send;
+import static io.ibex.transport.channel.TestChannels.WAIT_MILLIS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Connections coming and going: reconnecting sources, targets that accept again, fallback to listening, both
+ * directions over RC and UD.
+ */
+class ChannelConnectionTest
+{
+    private final int targetPort = TestChannels.freePort();
+    private final int sourcePort = TestChannels.freePort();
+    private int live;
+
+    @BeforeEach
+    void countResources()
+    {
+        live = TestChannels.liveResources();
+    }
+
+    @AfterEach
+    void nothingLeaked()
+    {
+        assertEquals(live, TestChannels.liveResources(), "verbs objects left open by the test");
+    }
+
+    @Test
+    void aSourceReconnectsWhenItsTargetComesBack() throws Exception
+    {
+        try (ChannelPair pair = new ChannelPair(target(TransportMode.RC), source(TransportMode.RC, c -> { })))
+        {
+            send(pair.source, 0, 10);
+            receive(pair.target, 0, 10);
+            pair.target.stop();
+            awaitState(pair.source, ChannelState.STARTED);
+            pair.target.start();
+            awaitConnected(pair.source);
+            awaitConnected(pair.target);
+            send(pair.source, 10, 10);
+            receive(pair.target, 10, 10);
+            assertEquals(1, pair.source.stats().get(Counter.RECONNECTS));
+        }
+    }
+
+    @Test
+    void aTargetAcceptsTheNextSourceAfterOneLeaves() throws Exception
+    {
+        try (SampleChannel target = SampleChannel.open(target(TransportMode.RC)))
+        {
+            for (int round = 0; round < 3; round++)
+            {
+                try (SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> { })))
+                {
+                    awaitConnected(source);
+                    awaitConnected(target);
+                    send(source, round * 5L, 5);
+                    receive(target, round * 5L, 5);
+                }
+                awaitState(target, ChannelState.STARTED);
+            }
+        }
+    }
+
+    @Test
+    void rcCarriesSamplesBothWays() throws Exception
+    {
+        try (ChannelPair pair = new ChannelPair(target(TransportMode.RC), source(TransportMode.RC, c -> { })))
+        {
+            send(pair.target, 100, 20);
+            receive(pair.source, 100, 20);
+            send(pair.source, 0, 20);
+            receive(pair.target, 0, 20);
+        }
+    }
+
+    @Test
+    void udCarriesSamplesBothWaysWhenBothSidesHaveAnOut() throws Exception
+    {
+        final ChannelConfig a = TestChannels.source("a", TransportMode.UD, targetPort, sourcePort, c -> { });
+        final ChannelConfig b = TestChannels.source("b", TransportMode.UD, sourcePort, targetPort, c -> { });
+        try (SampleChannel first = SampleChannel.open(a); SampleChannel second = SampleChannel.open(b))
+        {
+            awaitConnected(first);
+            awaitConnected(second);
+            awaitReceiving(first, second);
+            awaitReceiving(second, first);
+            send(first, 1000, 20);
+            receive(second, 1000, 20);
+            send(second, 2000, 20);
+            receive(first, 2000, 20);
+        }
+    }
+
+    @Test
+    void aSourceThatCannotConnectFallsBackToListening() throws Exception
+    {
+        try (SampleChannel fallen = SampleChannel.open(source(TransportMode.RC, c -> { })))
+        {
+            awaitListening(fallen);
+            final ChannelConfig other = TestChannels.source("other", TransportMode.RC, TestChannels.freePort(),
+                sourcePort, c -> c.outUseFallback(false));
+            try (SampleChannel source = SampleChannel.open(other))
+            {
+                awaitConnected(source);
+                awaitConnected(fallen);
+                send(source, 0, 10);
+                receive(fallen, 0, 10);
+            }
+        }
+    }
+
+    @Test
+    void withoutFallbackOrReconnectAFailedConnectStopsTheChannelWithTheReason() throws Exception
+    {
+        try (SampleChannel source = SampleChannel.open(source(TransportMode.RC, c ->
+        {
+            c.outUseFallback(false);
+            c.reconnect(false);
+        })))
+        {
+            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+            while (source.failure() == null && System.nanoTime() < deadline)
+            {
+                Thread.sleep(10);
+            }
+            assertNotNull(source.failure(), "the failed connect is reported");
+            assertTrue(source.failure().startsWith("connecting to " + TestChannels.address(targetPort) + " failed"),
+                source.failure());
+            final ChannelException error = assertThrows(ChannelException.class,
+                () -> source.read(new SampleBatch(1)));
+            assertTrue(error.getMessage().contains(source.failure()), error.getMessage());
+        }
+    }
+
+    @Test
+    void withReconnectASourceKeepsTryingUntilItsTargetAppears() throws Exception
+    {
+        try (SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c.outUseFallback(false))))
+        {
+            Thread.sleep(200);
+            assertEquals(ChannelState.STARTED, source.state());
+            try (SampleChannel target = SampleChannel.open(target(TransportMode.RC)))
+            {
+                awaitConnected(source);
+                awaitConnected(target);
+                send(source, 0, 5);
+                receive(target, 0, 5);
+            }
+        }
+    }
+
+    private ChannelConfig target(final TransportMode mode)
+    {
+        return TestChannels.target("target", mode, targetPort, c -> { });
+    }
+
+    private ChannelConfig source(final TransportMode mode, final java.util.function.Consumer<ChannelConfig.Builder> tweak)
+    {
+        return TestChannels.source("source", mode, sourcePort, targetPort, tweak);
+    }
+
+    private static void awaitState(final SampleChannel channel, final ChannelState state) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+        while (channel.state() != state)
+        {
+            assertTrue(System.nanoTime() < deadline, channel + " did not become " + state);
+            Thread.sleep(5);
+        }
+    }
+
+    /** A fallen-back source listens once its failed connect was handled: poll until a peer can connect. */
+    private static void awaitListening(final SampleChannel channel) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+        while (!channel.isListening())
+        {
+            assertTrue(System.nanoTime() < deadline, channel + " did not fall back to listening");
+            Thread.sleep(5);
+        }
+    }
+
+    /** UD: each side is CONNECTED once it can send; wait until the other has accepted it too. */
+    private static void awaitReceiving(final SampleChannel sender, final SampleChannel receiver) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+        while (receiver.stats().get(Counter.POSTED_RECEIVES) == 0)
+        {
+            assertTrue(System.nanoTime() < deadline, receiver + " never accepted " + sender);
+            Thread.sleep(5);
+        }
+    }
+}

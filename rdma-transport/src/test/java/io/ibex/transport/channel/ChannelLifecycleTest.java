@@ -1,0 +1,106 @@
+package io.ibex.transport.channel;
+
+import io.ibex.transport.config.ChannelConfig;
+import io.ibex.transport.config.TransportMode;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The node-type's lifecycle: each step in order, and every operation in a wrong state refused with both states
+ * named.
+ */
+class ChannelLifecycleTest
+{
+    private final ChannelConfig config = TestChannels.target("life", TransportMode.RC, TestChannels.freePort(),
+        c -> { });
+
+    @Test
+    void stepsThroughTheStatesOfTheNodeType()
+    {
+        final int live = TestChannels.liveResources();
+        final SampleChannel channel = SampleChannel.create();
+        assertEquals(ChannelState.INITIALIZED, channel.state());
+        channel.parse(config);
+        assertEquals(ChannelState.PARSED, channel.state());
+        channel.check();
+        assertEquals(ChannelState.CHECKED, channel.state());
+        channel.start();
+        assertEquals(ChannelState.STARTED, channel.state());
+        channel.stop();
+        assertEquals(ChannelState.STOPPED, channel.state());
+        assertEquals(live, TestChannels.liveResources(), "a stopped channel holds no verbs object");
+        channel.start();
+        assertEquals(ChannelState.STARTED, channel.state(), "a stopped channel starts again");
+        channel.close();
+        assertEquals(ChannelState.DESTROYED, channel.state());
+        channel.close();
+        assertEquals(live, TestChannels.liveResources());
+    }
+
+    @Test
+    void operationsInTheWrongStateNameBothStates()
+    {
+        final SampleChannel channel = SampleChannel.create();
+        final SampleBatch batch = new SampleBatch(1);
+        assertMessage("start needs the channel in state CHECKED or STOPPED, but channel '?' is INITIALIZED",
+            assertThrows(ChannelStateException.class, channel::start));
+        assertMessage("check needs the channel in state PARSED, but channel '?' is INITIALIZED",
+            assertThrows(ChannelStateException.class, channel::check));
+        channel.parse(config);
+        assertMessage("parse needs the channel in state INITIALIZED, but channel 'life' is PARSED",
+            assertThrows(ChannelStateException.class, () -> channel.parse(config)));
+        assertMessage("write needs the channel in state STARTED or CONNECTED, but channel 'life' is PARSED",
+            assertThrows(ChannelStateException.class, () -> channel.write(batch)));
+        assertMessage("read needs the channel in state STARTED or CONNECTED, but channel 'life' is PARSED",
+            assertThrows(ChannelStateException.class, () -> channel.read(batch)));
+        assertMessage("claim needs the channel in state STARTED or CONNECTED, but channel 'life' is PARSED",
+            assertThrows(ChannelStateException.class, () -> channel.claim(batch, 1)));
+        channel.check().start();
+        assertMessage("start needs the channel in state CHECKED or STOPPED, but channel 'life' is STARTED",
+            assertThrows(ChannelStateException.class, channel::start));
+        channel.close();
+        assertMessage("read needs the channel in state STARTED or CONNECTED, but channel 'life' is DESTROYED",
+            assertThrows(ChannelStateException.class, () -> channel.read(batch)));
+        assertMessage("start needs the channel in state CHECKED or STOPPED, but channel 'life' is DESTROYED",
+            assertThrows(ChannelStateException.class, channel::start));
+    }
+
+    @Test
+    void aStartedChannelWithoutPeerTakesAndReturnsNothing()
+    {
+        try (SampleChannel channel = SampleChannel.open(config))
+        {
+            final SampleBatch batch = new SampleBatch(4);
+            assertEquals(2, channel.claim(batch, 2));
+            assertEquals(0, channel.write(batch), "no peer: nothing taken");
+            assertEquals(2, batch.size(), "the samples stay with the caller");
+            final SampleBatch received = new SampleBatch(4);
+            assertEquals(0, channel.read(received));
+            assertThrows(IllegalArgumentException.class, () -> channel.read(batch),
+                "claimed samples are not a receive batch");
+            channel.release(batch);
+            assertEquals(0, batch.size());
+        }
+    }
+
+    @Test
+    void aSecondChannelOnTheSameAddressFailsToStartAndSaysWhy()
+    {
+        try (SampleChannel first = SampleChannel.open(config))
+        {
+            final SampleChannel second = SampleChannel.create().parse(config).check();
+            final ChannelException error = assertThrows(ChannelException.class, second::start);
+            assertEquals(true, error.getMessage().startsWith("life: cannot bind to " + config.inAddress()),
+                error.getMessage());
+            assertEquals(ChannelState.CHECKED, second.state());
+            second.close();
+        }
+    }
+
+    private static void assertMessage(final String expected, final Exception error)
+    {
+        assertEquals(expected, error.getMessage());
+    }
+}

@@ -1,0 +1,79 @@
+package io.ibex.transport.channel;
+
+import io.ibex.rdma.Providers;
+import io.ibex.rdma.cm.EventChannel;
+import io.ibex.rdma.cm.PortSpace;
+import io.ibex.rdma.provider.disni.DisniProvider;
+import io.ibex.rdma.provider.soft.SoftProvider;
+import io.ibex.transport.config.ChannelConfig;
+import io.ibex.transport.config.TransportMode;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.function.Consumer;
+
+/**
+ * Configs and checks shared by the channel tests. They run on the provider {@link Providers#select()} picks
+ * ({@code -Dibex.provider}, soft on a host without RDMA) at {@code -Dibex.test.address} (127.0.0.1 on the host,
+ * the rxe netdev's address in the Soft-RoCE guest).
+ */
+final class TestChannels
+{
+    static final String ADDRESS = System.getProperty("ibex.test.address", "127.0.0.1");
+    static final long WAIT_MILLIS = Long.getLong("ibex.test.wait-ms", 10_000L);
+
+    private TestChannels()
+    {
+    }
+
+    /** @return a port number nothing on this host listens on now. */
+    static int freePort()
+    {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
+        {
+            return socket.getLocalPort();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    static InetSocketAddress address(final int port)
+    {
+        return new InetSocketAddress(ADDRESS, port);
+    }
+
+    /** A target listening on the port. */
+    static ChannelConfig target(final String name, final TransportMode mode, final int port,
+        final Consumer<ChannelConfig.Builder> tweak)
+    {
+        final ChannelConfig.Builder config = ChannelConfig.builder().name(name).mode(mode).inAddress(address(port));
+        tweak.accept(config);
+        return config.build();
+    }
+
+    /** A source on {@code port} sending to {@code peerPort}. */
+    static ChannelConfig source(final String name, final TransportMode mode, final int port, final int peerPort,
+        final Consumer<ChannelConfig.Builder> tweak)
+    {
+        return target(name, mode, port, config -> tweak.accept(config.outAddress(address(peerPort))));
+    }
+
+    /**
+     * @return the open verbs objects of the selected provider, to show a test leaked nothing; the device
+     *     context rdma_cm shares for the whole process (as librdmacm does) is opened first, so it counts always.
+     */
+    static int liveResources()
+    {
+        try (EventChannel events = Providers.select().createEventChannel())
+        {
+            events.createId(PortSpace.TCP).bindAddr(address(0));
+        }
+        return "disni".equals(Providers.select().name()) ? DisniProvider.liveResources() :
+            SoftProvider.liveResources();
+    }
+}
