@@ -45,7 +45,7 @@ final class ChannelPair implements AutoCloseable
         final SampleBatch batch = new SampleBatch(Math.min(count, 64));
         long next = first;
         final long end = first + count;
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
         while (next < end || !batch.isEmpty())
         {
             final int wanted = (int)Math.min(batch.capacity() - batch.size(), end - next);
@@ -55,7 +55,11 @@ final class ChannelPair implements AutoCloseable
             {
                 fill(batch.get(before + i), next++);
             }
-            if (channel.write(batch) == 0)
+            if (channel.write(batch) > 0)
+            {
+                deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+            }
+            else
             {
                 assertTrue(System.nanoTime() < deadline, channel + " took nothing for " + WAIT_MILLIS + " ms");
                 Thread.yield();
