@@ -250,7 +250,7 @@ final class ChannelConnector implements Runnable
         {
             receivePath.attach(requested);
         }
-        id.connect(ConnParam.of(null));
+        id.connect(ConnParam.of(requested.ucLocal() != null ? requested.ucLocal().encode() : null));
     }
 
     private void onEstablished(final CmEvent event)
@@ -267,6 +267,10 @@ final class ChannelConnector implements Runnable
             else
             {
                 receiving = connection;
+            }
+            if (qpType == QpType.UC && !connectUc(connection, event.privateData()))
+            {
+                return;
             }
             startSending(connection);
             backoffNanos = config.reconnectMinDelay().toNanos();
@@ -311,7 +315,12 @@ final class ChannelConnector implements Runnable
         final Connection connection;
         try
         {
+            final UcEndpoint peer = qpType == QpType.UC ? UcEndpoint.decode(event.privateData()) : null;
             connection = newConnection(child, false);
+            if (peer != null)
+            {
+                connectOrClose(peer, connection);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -329,7 +338,7 @@ final class ChannelConnector implements Runnable
         {
             accepted = connection;
         }
-        connection.id().accept(ConnParam.of(null));
+        connection.id().accept(ConnParam.of(connection.ucLocal() != null ? connection.ucLocal().encode() : null));
         if (qpType == QpType.UD)
         {
             LOG.info("{}: receiving datagrams from {}", config.name(), child.remoteAddress());
@@ -435,13 +444,65 @@ final class ChannelConnector implements Runnable
     {
         final QpCapabilities cap = new QpCapabilities(config.outMaxWrs(), config.inMaxWrs(), 1, 1,
             config.outMaxInlineData());
-        final QueuePair qp = id.createQp(pd, new QpInitAttr(qpType, sendCq, receiveCq, cap, false));
+        if (qpType == QpType.UC)
+        {
+            id.createQp(pd, new QpInitAttr(QpType.RC, sendCq, receiveCq, new QpCapabilities(1, 1, 1, 1, 0), false));
+            final QueuePair uc = pd.createQp(new QpInitAttr(QpType.UC, sendCq, receiveCq, cap, false));
+            try
+            {
+                UcEndpoint.init(uc);
+                return new Connection(id, logInline(uc), outgoing, UcEndpoint.local(uc, pd.context(),
+                    config.inAddress().getAddress()));
+            }
+            catch (final RuntimeException ex)
+            {
+                uc.close();
+                throw ex;
+            }
+        }
+        return new Connection(id, logInline(id.createQp(pd, new QpInitAttr(qpType, sendCq, receiveCq, cap, false))),
+            outgoing, null);
+    }
+
+    private QueuePair logInline(final QueuePair qp)
+    {
         if (config.outMaxInlineData() > 0 && qp.capabilities().maxInlineData() != config.outMaxInlineData())
         {
             LOG.info("{}: the QP takes {} inline bytes (out.max_inline_data = {})", config.name(),
                 qp.capabilities().maxInlineData(), config.outMaxInlineData());
         }
-        return new Connection(id, qp, outgoing);
+        return qp;
+    }
+
+    private void connectOrClose(final UcEndpoint peer, final Connection connection)
+    {
+        try
+        {
+            peer.connect(connection.qp(), connection.ucLocal(), pd.context());
+        }
+        catch (final RuntimeException ex)
+        {
+            connection.close();
+            throw ex;
+        }
+    }
+
+    /** Source side of the UC handshake: connects the UC QP to what the target accepted with. */
+    private boolean connectUc(final Connection connection, final byte[] privateData)
+    {
+        try
+        {
+            UcEndpoint.decode(privateData).connect(connection.qp(), connection.ucLocal(), pd.context());
+            return true;
+        }
+        catch (final RuntimeException ex)
+        {
+            LOG.warn("{}: dropping {}: {}", config.name(), connection, ex.getMessage());
+            disconnectQuietly(connection);
+            tearDown(connection);
+            retryLater("the UC handshake failed");
+            return false;
+        }
     }
 
     /** Detaches a connection from the paths, destroys it, then gives back what its queues held. */

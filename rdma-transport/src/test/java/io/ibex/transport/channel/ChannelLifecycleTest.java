@@ -90,6 +90,7 @@ class ChannelLifecycleTest
     {
         try (SampleChannel first = SampleChannel.open(config))
         {
+            assertEquals(ChannelState.STARTED, first.state());
             final SampleChannel second = SampleChannel.create().parse(config).check();
             final ChannelException error = assertThrows(ChannelException.class, second::start);
             assertEquals(true, error.getMessage().startsWith("life: cannot bind to " + config.inAddress()),
