@@ -1,14 +1,15 @@
 #!/bin/bash
 # The real-verbs tests: builds on the host, then in ONE Soft-RoCE guest boot runs
-#   1. the conformance suite (io.ibex.rdma.conformance) and the disni provider's own tests
-#      (io.ibex.rdma.provider.disni, tagged "verbs"), both on the disni provider over rxe0, with kernel
-#      resource hygiene checked after every test (io.ibex.rdma.hygiene.KernelResourceHygiene);
+#   1. the conformance suite (io.ibex.rdma.conformance), the disni provider's own tests
+#      (io.ibex.rdma.provider.disni, tagged "verbs") and rdma-transport's tests (io.ibex.transport: sample
+#      channels), all on the disni provider over rxe0, with kernel resource hygiene checked after every test
+#      (io.ibex.rdma.hygiene.KernelResourceHygiene);
 #   2. every interop pair in softroce/interop/*.sh (ibex against the rdma-core/librdmacm C tools; perf.sh runs
 #      ibex send-lat/send-bw against themselves), with
 #      `rdma resource show` back at its baseline after each script.
 # usage: softroce/test-real-verbs.sh [-n] [JUNIT-CONSOLE-SELECTORS...]
 #   -n  skip the Maven build (reuse target/ from a previous build)
-#   selectors default to both packages, e.g. --select-class io.ibex.rdma.conformance.UdConformanceTest
+#   selectors default to those packages, e.g. --select-class io.ibex.rdma.conformance.UdConformanceTest
 # environment: IBEX_INTEROP (glob of interop scripts, default softroce/interop/*.sh; empty = none)
 # exit code: 0 when everything passed; the guest harness's 124/125 on timeout/setup failure.
 set -euo pipefail
@@ -25,8 +26,11 @@ mkdir -p "$OUT"
 if [ $build = 1 ]; then
     echo "--- host: mvn package (no tests), classpath, JUnit console launcher"
     mvn -q -B package -DskipTests
-    mvn -q -B dependency:build-classpath -Dmdep.outputFile="$PWD/$OUT/classpath" -Dmdep.includeScope=test \
-        -pl rdma-core-api
+    for module in rdma-core-api rdma-transport
+    do
+        mvn -q -B dependency:build-classpath -Dmdep.outputFile="$PWD/$OUT/classpath-$module" \
+            -Dmdep.includeScope=test -pl $module
+    done
     mvn -q -B dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:$CONSOLE_VERSION \
         -DoutputDirectory="$PWD/$OUT"
 fi
@@ -36,7 +40,8 @@ fi
 }
 
 selectors=("$@")
-[ ${#selectors[@]} -gt 0 ] || selectors=(--select-package io.ibex.rdma.conformance --select-package io.ibex.rdma.provider.disni)
+[ ${#selectors[@]} -gt 0 ] || selectors=(--select-package io.ibex.rdma.conformance --select-package io.ibex.rdma.provider.disni \
+    --select-package io.ibex.transport)
 printf '%q ' "${selectors[@]}" > "$OUT/selectors"
 echo "${IBEX_INTEROP-softroce/interop/*.sh}" > "$OUT/interop"
 

@@ -4,6 +4,7 @@ import io.ibex.rdma.verbs.CompletionChannel;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.PostException;
 import io.ibex.rdma.verbs.ReceiveWorkRequest;
+import io.ibex.rdma.verbs.VerbsException;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
 import io.ibex.transport.sample.Sample;
@@ -54,6 +55,7 @@ final class ReceivePath
     private long generation;
     private Connection connection;
     private String failure;
+    private boolean shutDown;
 
     ReceivePath(final SamplePool pool, final CompletionQueue cq, final ChannelStats stats, final EpochNanoClock clock,
         final boolean withGrh, final int vectorize, final int target)
@@ -101,6 +103,10 @@ final class ReceivePath
         try
         {
             release(batch);
+            if (shutDown)
+            {
+                return 0;
+            }
             final int wanted = Math.min(batch.capacity(), vectorize);
             while (pendingCount > 0 && batch.size() < wanted)
             {
@@ -136,7 +142,10 @@ final class ReceivePath
         lock.lock();
         try
         {
-            cq.requestNotify(false);
+            if (!shutDown)
+            {
+                cq.requestNotify(false);
+            }
         }
         finally
         {
@@ -144,10 +153,37 @@ final class ReceivePath
         }
     }
 
-    /** Waits for the armed completion event, outside the lock so the connection manager is never held up. */
+    /**
+     * Waits for the armed completion event, outside the lock so the connection manager is never held up; a
+     * channel closed by a concurrent stop ends the wait.
+     */
     void awaitEvent(final CompletionChannel channel, final long timeoutMillis)
     {
-        channel.getEvent(Math.max(1, timeoutMillis));
+        try
+        {
+            channel.getEvent(Math.max(1, timeoutMillis));
+        }
+        catch (final VerbsException ex)
+        {
+            if (!channel.isClosed())
+            {
+                throw ex;
+            }
+        }
+    }
+
+    /** Ends the path before its queues are freed: a reader inside read finishes first. */
+    void shutDown()
+    {
+        lock.lock();
+        try
+        {
+            shutDown = true;
+        }
+        finally
+        {
+            lock.unlock();
+        }
     }
 
     /** Gives a batch's samples back to the pool (and so to the receive queue). */

@@ -305,13 +305,10 @@ public final class SampleChannel implements AutoCloseable
             }
             stopping = running;
             running = null;
-        }
-        stopping.close();
-        synchronized (stateLock)
-        {
             state = ChannelState.STOPPED;
             stateLock.notifyAll();
         }
+        stopping.close();
         LOG.info("{}: stopped (sent {}, received {}, dropped {}, invalid {})", config.name(),
             stats.get(Counter.SENT), stats.get(Counter.RECEIVED), stats.get(Counter.DROPPED),
             stats.get(Counter.INVALID));
@@ -503,6 +500,11 @@ public final class SampleChannel implements AutoCloseable
         @Override
         public void close()
         {
+            if (send != null)
+            {
+                send.shutDown();
+                receive.shutDown();
+            }
             if (connector != null)
             {
                 connector.stop();

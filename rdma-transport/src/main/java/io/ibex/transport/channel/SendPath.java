@@ -51,6 +51,7 @@ final class SendPath
     private long posted;
     private long retired;
     private String failure;
+    private boolean shutDown;
 
     SendPath(final SamplePool pool, final CompletionQueue cq, final ChannelStats stats, final SignalList signals,
         final int vectorize, final int depth, final int signalEvery, final boolean sendInline)
@@ -88,6 +89,10 @@ final class SendPath
         try
         {
             requireOwnPool(batch, "claim");
+            if (shutDown)
+            {
+                return 0;
+            }
             final int wanted = Math.min(count, batch.room());
             if (pool.freeSlots() < wanted)
             {
@@ -131,7 +136,7 @@ final class SendPath
             {
                 throw new ChannelException("the send path failed: " + failure);
             }
-            if (connection == null)
+            if (connection == null || shutDown)
             {
                 return 0;
             }
@@ -197,6 +202,20 @@ final class SendPath
             this.maxInline = maxInline;
             this.sinceSignaled = 0;
             this.failure = null;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /** Ends the path before its queues are freed: a writer inside claim or write finishes first. */
+    void shutDown()
+    {
+        lock.lock();
+        try
+        {
+            shutDown = true;
         }
         finally
         {

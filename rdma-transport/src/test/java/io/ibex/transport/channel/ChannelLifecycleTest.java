@@ -2,7 +2,14 @@ package io.ibex.transport.channel;
 
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.TransportMode;
+import io.ibex.transport.config.PollMode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -97,6 +104,26 @@ class ChannelLifecycleTest
                 error.getMessage());
             assertEquals(ChannelState.CHECKED, second.state());
             second.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(PollMode.class)
+    void stoppingEndsAReadThatIsWaitingWithAClearError(final PollMode mode) throws Exception
+    {
+        final int port = TestChannels.freePort();
+        try (ChannelPair pair = new ChannelPair(
+            TestChannels.target("waiting", TransportMode.RC, port, c -> c.pollMode(mode)),
+            TestChannels.source("source", TransportMode.RC, TestChannels.freePort(), port, c -> { })))
+        {
+            final CompletableFuture<Integer> reader = CompletableFuture.supplyAsync(() ->
+                pair.target.read(new SampleBatch(1), TestChannels.WAIT_MILLIS, TimeUnit.MILLISECONDS));
+            Thread.sleep(100);
+            pair.target.stop();
+            final ExecutionException error = assertThrows(ExecutionException.class,
+                () -> reader.get(2, TimeUnit.SECONDS));
+            assertEquals("read needs the channel in state STARTED or CONNECTED, but channel 'waiting' is STOPPED",
+                error.getCause().getMessage());
         }
     }
 
