@@ -763,6 +763,10 @@ public final class ChannelConfig
 
         private InetSocketAddress parseAddress(final String text, final String key, final String method)
         {
+            if (text == null)
+            {
+                return null;
+            }
             try
             {
                 return SocketAddresses.parse(text);
