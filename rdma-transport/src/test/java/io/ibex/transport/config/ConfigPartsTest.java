@@ -72,7 +72,8 @@ class ConfigPartsTest
 
         assertEquals("a.conf:3:4", here.toString());
         assertEquals("ChannelConfig.builder()", ConfigLocation.of("ChannelConfig.builder()").toString());
-        assertEquals(new ConfigList(List.of(scalar(1L)), here), new ConfigList(List.of(scalar(1L)), ConfigLocation.of("b")));
+        assertEquals(new ConfigList(List.of(scalar(1L)), here),
+            new ConfigList(List.of(scalar(1L)), ConfigLocation.of("b")));
         assertEquals("a.conf:3:4: bad", new ConfigException(here, "bad").getMessage());
         assertEquals(here, new ConfigException(here, "bad").location());
         assertThrows(IllegalArgumentException.class, () -> new ConfigScalar(1, here));
