@@ -706,7 +706,6 @@ public final class ChannelConfig
             requireSet("poll_mode", pollMode);
             requireSet("idle_strategy", idle);
             requireSet("in.signals", signals);
-            requireSet("in.address", inAddress);
             requireSet("out.reconnect_min_delay", reconnectMinDelay);
             requireSet("out.reconnect_max_delay", reconnectMaxDelay);
             require("provider", provider != null && PROVIDERS.contains(provider.toLowerCase(Locale.ROOT)),
@@ -725,6 +724,7 @@ public final class ChannelConfig
             requireRange("out.periodic_signaling", outPeriodicSignaling, 0, MAX_QUEUE_SIZE);
             requirePositive("out.reconnect_min_delay", reconnectMinDelay);
             requirePositive("out.reconnect_max_delay", reconnectMaxDelay);
+            requireSet("in.address", inAddress);
             return new ChannelConfig(this, false, List.of());
         }
 
@@ -763,6 +763,10 @@ public final class ChannelConfig
 
         private InetSocketAddress parseAddress(final String text, final String key, final String method)
         {
+            if (text == null)
+            {
+                return null;
+            }
             try
             {
                 return SocketAddresses.parse(text);

@@ -150,7 +150,8 @@ public final class JsonConfigReader
 
     private ConfigLocation location(final JsonLocation location)
     {
+        // Jackson says column 0 before the first character (an empty file): lines and columns count from 1 here.
         return location == null ? ConfigLocation.of(source) :
-            new ConfigLocation(source, location.getLineNr(), location.getColumnNr());
+            new ConfigLocation(source, Math.max(1, location.getLineNr()), Math.max(1, location.getColumnNr()));
     }
 }

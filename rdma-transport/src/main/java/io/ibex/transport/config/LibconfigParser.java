@@ -173,7 +173,7 @@ final class LibconfigParser
                 cursor.next();
                 cursor.skipBlanks();
             }
-            else if (cursor.peek() != close)
+            else if (cursor.peek() != close && !cursor.atEnd())
             {
                 throw new ConfigException(cursor.location(),
                     "expected ',' or '" + close + "' in the " + what + " opened at " + open + ", found " +

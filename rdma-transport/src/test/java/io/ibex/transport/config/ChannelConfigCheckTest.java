@@ -1,0 +1,112 @@
+package io.ibex.transport.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+import java.util.List;
+
+import static io.ibex.transport.config.ChannelConfigTest.bind;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ChannelConfigCheckTest
+{
+    private static final String IN = "in = { address = \"127.0.0.1:1\"; ";
+
+    @Test
+    void theSeedNodesPassWithoutWarnings()
+    {
+        for (final String node : List.of("ib_node_source", "ib_node_target"))
+        {
+            final ChannelConfig config = ChannelConfig.read(LibconfigReaderTest.SEED, node);
+            final ChannelConfig checked = config.check();
+
+            assertFalse(config.checked());
+            assertTrue(checked.checked());
+            assertEquals(List.of(), checked.warnings());
+            assertSame(checked, checked.check());
+        }
+    }
+
+    @Test
+    void maxWrsAreRoundedUpToAPowerOfTwoWithAWarningAndPeriodicSignalingFollows()
+    {
+        final ChannelConfig config = bind(IN + "max_wrs = 100; cq_size = 100 }; out = { max_wrs = 3 }");
+
+        assertEquals(1, config.outPeriodicSignaling());
+        final ChannelConfig checked = config.check();
+
+        assertEquals(128, checked.inMaxWrs());
+        assertEquals(4, checked.outMaxWrs());
+        assertEquals(2, checked.outPeriodicSignaling());
+        assertEquals(List.of(
+            "n.conf:1:43: in.max_wrs = 100 is not a power of two: rounded up to 128",
+            "n.conf:1:83: out.max_wrs = 3 is not a power of two: rounded up to 4",
+            "n.conf:1:58: in.cq_size = 100 is less than in.max_wrs - in.buffer_subtraction = 112, the receives kept " +
+                "posted: a disconnect flushes them all into the completion queue, which then overflows"),
+            checked.warnings());
+    }
+
+    @Test
+    void moreThan8192WorkRequestsIsAWarning()
+    {
+        final ChannelConfig checked = bind(IN + "max_wrs = 16384; cq_size = 16384 }").check();
+
+        assertEquals(List.of("n.conf:1:43: in.max_wrs = 16384 is above 8192, more work requests than many devices " +
+            "allow in one queue"), checked.warnings());
+    }
+
+    @Test
+    void aDefaultedCqSizeBelowThePostedReceivesIsAWarningAtTheSettingThatCausedIt()
+    {
+        final ChannelConfig checked = bind(IN + "max_wrs = 1024 }").check();
+
+        assertEquals(List.of("n.conf:1:43: in.cq_size = 128 (default) is less than in.max_wrs - " +
+            "in.buffer_subtraction = 1008, the receives kept posted: a disconnect flushes them all into the " +
+            "completion queue, which then overflows"), checked.warnings());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        "vectorize = 8; buffer_subtraction = 10 } | n.conf:1:69: in.buffer_subtraction = 10 must be at least 2 * " +
+            "in.vectorize = 8, that is 16",
+        "vectorize = 9 }                          | n.conf:1:45: in.buffer_subtraction = 16 (default) must be at " +
+            "least 2 * in.vectorize = 9, that is 18",
+        "max_wrs = 32; buffer_subtraction = 31 }  | n.conf:1:68: in.buffer_subtraction = 31 must be less than " +
+            "in.max_wrs = 32 - in.vectorize = 1 (default), that is 31",
+        "max_wrs = 17 }                           | n.conf:1:43: in.buffer_subtraction = 16 (default) must be less " +
+            "than in.max_wrs = 17 - in.vectorize = 1 (default), that is 16",
+        "}; out = { max_wrs = 100; periodic_signaling = 200 } | n.conf:1:80: out.periodic_signaling = 200 must not " +
+            "exceed out.max_wrs = 128 (100 rounded up): a send queue that fills up before a signaled send stalls",
+        "}; out = { vectorize = 256 }             | n.conf:1:56: out.vectorize = 256 must not exceed out.max_wrs = " +
+            "128 (default): one write posts that many work requests",
+        "}; out = { reconnect_min_delay = 3000 }  | n.conf:1:66: out.reconnect_min_delay = 3000 ms must not exceed " +
+            "out.reconnect_max_delay = 2000 ms (default)",
+    })
+    void everyCheckRuleHasAFailingExampleNamingKeysValuesAndLocation(final String text, final String message)
+    {
+        final ChannelConfig config = bind(IN + text);
+
+        assertEquals(message, assertThrows(ConfigException.class, config::check).getMessage());
+    }
+
+    @Test
+    void theBuilderIsCheckedByTheSameRulesNamingItsMethods()
+    {
+        final ChannelConfig.Builder builder = ChannelConfig.builder().inAddress("127.0.0.1:1");
+
+        assertEquals("ChannelConfig.builder().inVectorize: in.buffer_subtraction = 16 (default) must be at least " +
+            "2 * in.vectorize = 9, that is 18",
+            assertThrows(ConfigException.class, () -> builder.inVectorize(9).build().check()).getMessage());
+        assertEquals("ChannelConfig.builder().reconnectMinDelay: out.reconnect_min_delay = 5000 ms must not exceed " +
+            "out.reconnect_max_delay = 2000 ms (default)", assertThrows(ConfigException.class,
+            () -> builder.inVectorize(1).reconnectMinDelay(Duration.ofSeconds(5)).build().check()).getMessage());
+        assertEquals(List.of("ChannelConfig.builder().outMaxWrs: out.max_wrs = 5 is not a power of two: rounded up " +
+            "to 8"), builder.reconnectMinDelay(Duration.ofMillis(1)).outMaxWrs(5).build().check().warnings());
+    }
+}

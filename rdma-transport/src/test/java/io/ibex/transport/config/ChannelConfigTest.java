@@ -1,0 +1,316 @@
+package io.ibex.transport.config;
+
+import io.ibex.transport.sample.Signal;
+import io.ibex.transport.sample.SignalList;
+import io.ibex.transport.sample.SignalType;
+import io.ibex.transport.sample.SignalValues;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static io.ibex.transport.config.LibconfigReaderTest.scalar;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ChannelConfigTest
+{
+    static final String ADDRESS = "in = { address = \"127.0.0.1:1337\" }\n";
+
+    @Test
+    void theSeedSourceBindsEveryOptionItSets()
+    {
+        final ChannelConfig source = ChannelConfig.read(LibconfigReaderTest.SEED, "ib_node_source");
+
+        assertEquals("ib_node_source", source.name());
+        assertEquals(TransportMode.RC, source.mode());
+        assertEquals(new InetSocketAddress("10.0.0.2", 1337), source.inAddress());
+        assertEquals(8192, source.inMaxWrs());
+        assertEquals(8192, source.inCqSize());
+        assertEquals(1, source.inVectorize());
+        assertEquals(128, source.inBufferSubtraction());
+        assertTrue(source.isSource());
+        assertEquals(new InetSocketAddress("10.0.0.1", 1337), source.outAddress());
+        assertEquals(1000, source.outResolutionTimeoutMillis());
+        assertEquals(8192, source.outMaxWrs());
+        assertEquals(256, source.outCqSize());
+        assertTrue(source.outSendInline());
+        assertEquals(60, source.outMaxInlineData());
+        assertTrue(source.outUseFallback());
+        assertEquals(4096, source.outPeriodicSignaling());
+        assertNull(source.inHooks());
+        assertFalse(source.checked());
+    }
+
+    @Test
+    void theSeedTargetKeepsItsHooksAsWritten()
+    {
+        final ChannelConfig target = ChannelConfig.read(LibconfigReaderTest.SEED, "ib_node_target");
+
+        assertFalse(target.isSource());
+        assertNull(target.outAddress());
+        final ConfigList hooks = (ConfigList)target.inHooks();
+        assertEquals(scalar("stats"), ((ConfigGroup)hooks.get(0)).get("type"));
+        assertEquals(LibconfigReaderTest.SEED + ":66:5", hooks.get(0).location().toString());
+    }
+
+    @Test
+    void jsonAndLibconfigOfTheSameNodesBindToEqualConfigs()
+    {
+        for (final String node : List.of("ib_node_source", "ib_node_target"))
+        {
+            final ChannelConfig fromConf = ChannelConfig.read(LibconfigReaderTest.SEED, node);
+            final ChannelConfig fromJson = ChannelConfig.read(JsonConfigReaderTest.SEED_JSON, node);
+
+            assertEquals(fromConf, fromJson);
+            assertEquals(fromConf.hashCode(), fromJson.hashCode());
+            assertEquals(fromConf.check(), fromJson.check());
+        }
+    }
+
+    @Test
+    void anUnsetKeyTakesTheDefaultOfTheCNodeType()
+    {
+        final ChannelConfig config = bind(ADDRESS);
+
+        assertEquals(ChannelConfig.builder().name("n").inAddress("127.0.0.1:1337").build(), config);
+        assertEquals(TransportMode.RC, config.mode());
+        assertEquals("auto", config.provider());
+        assertNull(config.device());
+        assertEquals(PollMode.BUSY, config.pollMode());
+        assertEquals(IdleKind.YIELDING, config.idle());
+        assertEquals(SignalList.DEFAULT, config.signals());
+        assertEquals(128, config.inCqSize());
+        assertEquals(128, config.inMaxWrs());
+        assertEquals(1, config.inVectorize());
+        assertEquals(16, config.inBufferSubtraction());
+        assertFalse(config.isSource());
+        assertEquals(1000, config.outResolutionTimeoutMillis());
+        assertEquals(128, config.outCqSize());
+        assertEquals(128, config.outMaxWrs());
+        assertEquals(1, config.outVectorize());
+        assertTrue(config.outSendInline());
+        assertEquals(0, config.outMaxInlineData());
+        assertTrue(config.outUseFallback());
+        assertEquals(64, config.outPeriodicSignaling());
+        assertTrue(config.reconnect());
+        assertEquals(Duration.ofMillis(10), config.reconnectMinDelay());
+        assertEquals(Duration.ofSeconds(2), config.reconnectMaxDelay());
+        assertNull(config.hooks());
+        assertEquals(List.of(), config.warnings());
+    }
+
+    @Test
+    void everyKeyBinds()
+    {
+        final ChannelConfig config = bind("""
+            type = "infiniband"; rdma_transport_mode = "ud"; provider = "Soft"; device = "rxe0";
+            poll_mode = "EVENT"; idle_strategy = "busy-spin"; hooks = ( { type = "stats" } );
+            in = { address = "[::1]:7000"; cq_size = 512; max_wrs = 256; vectorize = 4; buffer_subtraction = 8;
+                   signals = "2f1i"; hooks = ( ) };
+            out = { address = "localhost:7001"; resolution_timeout = 250; cq_size = 64; max_wrs = 32; vectorize = 2;
+                    send_inline = false; max_inline_data = 128; use_fallback = false; periodic_signaling = 8;
+                    reconnect = false; reconnect_min_delay = 5; reconnect_max_delay = 500; hooks = ( ) };
+            """);
+
+        assertEquals(ChannelConfig.builder().name("n").mode(TransportMode.UD).provider("soft").device("rxe0")
+            .pollMode(PollMode.EVENT).idle(IdleKind.BUSY_SPIN)
+            .hooks(new ConfigList(List.of(group("type", scalar("stats"))), ConfigLocation.of("test")))
+            .inAddress("[::1]:7000").inCqSize(512).inMaxWrs(256).inVectorize(4).inBufferSubtraction(8)
+            .signals(SignalList.parseFormat("2f1i")).inHooks(new ConfigList(List.of(), ConfigLocation.of("test")))
+            .outAddress("127.0.0.1:7001").outResolutionTimeoutMillis(250).outCqSize(64).outMaxWrs(32)
+            .outVectorize(2).outSendInline(false).outMaxInlineData(128).outUseFallback(false)
+            .outPeriodicSignaling(8).reconnect(false).reconnectMinDelay(Duration.ofMillis(5))
+            .reconnectMaxDelay(Duration.ofMillis(500)).outHooks(new ConfigList(List.of(), ConfigLocation.of("test")))
+            .build(), config);
+    }
+
+    @Test
+    void theDocumentedAliasesBind()
+    {
+        final ChannelConfig config = bind(ADDRESS + "rdma_port_space = \"UC\"; out = { timeout = 300 }");
+
+        assertEquals(TransportMode.UC, config.mode());
+        assertEquals(300, config.outResolutionTimeoutMillis());
+        assertEquals("n.conf:2:43: out.timeout = 0 is outside 1..2147483647",
+            bindError(ADDRESS + "rdma_port_space = \"UC\"; out = { timeout = 0 }"));
+    }
+
+    @Test
+    void signalsAreAListACountOrAFormatAndSignalsIsShortForInSignals()
+    {
+        final ChannelConfig config = bind(ADDRESS + """
+            signals = ( { name = "v"; unit = "V"; type = "float"; init = 1.5 },
+                        { type = "integer"; init = -3 }, { type = "boolean"; init = true },
+                        { type = "complex"; init = 2 } )""");
+
+        assertEquals(new SignalList(List.of(new Signal("v", "V", SignalType.FLOAT, SignalValues.ofFloat(1.5)),
+            new Signal("signal1", "", SignalType.INTEGER, -3), new Signal("signal2", "", SignalType.BOOLEAN, 1),
+            new Signal("signal3", "", SignalType.COMPLEX, SignalValues.ofComplex(2, 0)))), config.signals());
+        assertEquals(SignalList.ofCount(3), bind("in = { address = \"127.0.0.1:1\"; signals = 3 }").signals());
+        assertEquals(SignalList.parseFormat("3i"), bind(ADDRESS + "signals = \"3i\"").signals());
+    }
+
+    @Test
+    void aConfigWrittenByToStringReadsBackEqual()
+    {
+        final ChannelConfig original = ChannelConfig.read(LibconfigReaderTest.SEED, "ib_node_target").toBuilder()
+            .device("mlx5_0").signals(new SignalList(List.of(new Signal("a \"q\"", "V", SignalType.BOOLEAN, 1))))
+            .outAddress("[::1]:9").build();
+
+        final ConfigGroup written = LibconfigReader.parse(original.toString(), "written.conf");
+
+        assertEquals(original, ChannelConfig.fromGroup("ib_node_target", (ConfigGroup)written.get("ib_node_target")));
+        assertEquals(bind(ADDRESS), ChannelConfig.fromGroup("n",
+            (ConfigGroup)LibconfigReader.parse(bind(ADDRESS).toString(), "w.conf").get("n")));
+    }
+
+    @Test
+    void aFileWithoutNodesIsTheNode(@TempDir final Path dir) throws Exception
+    {
+        final Path file = dir.resolve("node.json");
+        Files.writeString(file, "{ \"in\": { \"address\": \"127.0.0.1:5\" } }");
+
+        assertEquals(new InetSocketAddress("127.0.0.1", 5), ChannelConfig.read(file, "x").inAddress());
+    }
+
+    @Test
+    void readingANodeThatIsNotThereOrNotInfinibandFailsNamingIt()
+    {
+        final String seed = LibconfigReaderTest.SEED.toString();
+        assertEquals(seed + ":1:9: no node 'ib_node' in nodes (it has: results, siggen, ib_node_source, " +
+            "ib_node_target)", assertThrows(ConfigException.class,
+            () -> ChannelConfig.read(LibconfigReaderTest.SEED, "ib_node")).getMessage());
+        assertEquals(seed + ":9:10: type = \"signal\": not an infiniband node", assertThrows(ConfigException.class,
+            () -> ChannelConfig.read(LibconfigReaderTest.SEED, "siggen")).getMessage());
+        assertEquals("t.conf:1:15: nodes.a must be a group { }, not integer 1", assertThrows(ConfigException.class,
+            () -> ChannelConfigBinder.bindNode(LibconfigReader.parse("nodes = { a = 1 }", "t.conf"), "a"))
+            .getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        "in = { address = \"127.0.0.1:1\"; vectorise = 2 }   | n.conf:1:33: unknown key 'in.vectorise' (did you mean " +
+            "'in.vectorize'?)",
+        "in = { address = \"127.0.0.1:1\" }; colour = 1      | n.conf:1:35: unknown key 'colour'",
+        "in = { address = \"127.0.0.1:1\" }; vectorize = 1   | n.conf:1:35: unknown key 'vectorize' (did you mean " +
+            "'in.vectorize'?)",
+        "in = { address = \"127.0.0.1:1\" }; ot = { }        | n.conf:1:35: unknown key 'ot' (did you mean 'out'?)",
+        "`in = { address = \"127.0.0.1:1\" }; out = { reconect = true }` | n.conf:1:43: unknown key 'out.reconect' " +
+            "(did you mean 'out.reconnect'?)",
+        "type = \"file\"                                     | n.conf:1:8: type = \"file\": not an infiniband node",
+        "rdma_transport_mode = \"RC\"; rdma_port_space = \"UD\" | n.conf:1:29: rdma_port_space is another name for " +
+            "rdma_transport_mode, which is set already at n.conf:1:1: give only one",
+        "rdma_transport_mode = \"XRC\"                        | n.conf:1:23: rdma_transport_mode: \"XRC\" is not one " +
+            "of RC, UC, UD",
+        "provider = \"rxe\"                                   | n.conf:1:12: provider = \"rxe\" is not one of auto, " +
+            "soft, disni",
+        "device = \"\"                                        | n.conf:1:10: device must not be empty (leave it out " +
+            "for any)",
+        "poll_mode = \"spin\"                                 | n.conf:1:13: poll_mode: \"spin\" is not one of busy, " +
+            "event",
+        "idle_strategy = \"spin\"                             | n.conf:1:17: idle_strategy: \"spin\" is not one of " +
+            "busy-spin, yielding, backoff, sleeping",
+        "in = 5                                             | n.conf:1:6: in must be a group { }, not integer 5",
+        "in = { cq_size = 4 }                               | n.conf:1:1: in.address is required",
+        "in = { address = \"10.0.0.1\" }                      | n.conf:1:18: in.address: \"10.0.0.1\" is not an " +
+            "address: expected ip:port, [ipv6]:port or localhost:port",
+        "in = { address = \"10.0.0.1:70000\" }                | n.conf:1:18: in.address: \"10.0.0.1:70000\" is not " +
+            "an address: port 70000 is outside 1..65535",
+        "in = { address = \"10.0.0.1:0\" }                    | n.conf:1:18: in.address: \"10.0.0.1:0\" is not an " +
+            "address: port 0 is outside 1..65535",
+        "in = { address = \"example.org:1\" }                 | n.conf:1:18: in.address: \"example.org:1\" is not an " +
+            "address: 'example.org' is not a numeric IPv4 address (write IPv6 as [addr]:port)",
+        "in = { address = \"10.0.0.256:1\" }                  | n.conf:1:18: in.address: \"10.0.0.256:1\" is not an " +
+            "address: '10.0.0.256' is not a numeric IPv4 address (write IPv6 as [addr]:port)",
+        "in = { address = \"[::g]:1\" }                       | n.conf:1:18: in.address: \"[::g]:1\" is not an " +
+            "address: '[::g]' is not a numeric IPv6 address",
+        "in = { address = 1337 }                            | n.conf:1:18: in.address must be a string, not integer " +
+            "1337",
+        "in = { address = \"127.0.0.1:1\"; cq_size = 0 }      | n.conf:1:43: in.cq_size = 0 is outside 1..1073741824",
+        "in = { address = \"127.0.0.1:1\"; cq_size = \"big\" }  | n.conf:1:43: in.cq_size must be an integer, not " +
+            "string \"big\"",
+        "in = { address = \"127.0.0.1:1\"; max_wrs = 99999999999 } | n.conf:1:43: in.max_wrs = 99999999999 does not " +
+            "fit in 32 bits",
+        "in = { address = \"127.0.0.1:1\"; max_wrs = 0 }      | n.conf:1:43: in.max_wrs = 0 is outside 1..1073741824",
+        "in = { address = \"127.0.0.1:1\"; vectorize = 0 }    | n.conf:1:45: in.vectorize = 0 is outside 1..1073741824",
+        "in = { address = \"127.0.0.1:1\"; buffer_subtraction = -1 } | n.conf:1:54: in.buffer_subtraction = -1 is " +
+            "outside 0..1073741824",
+        "`in = { address = \"127.0.0.1:1\" }; out = { address = \"1.2.3.4\" }` | n.conf:1:53: out.address: " +
+            "\"1.2.3.4\" is not an address: expected ip:port, [ipv6]:port or localhost:port",
+        "`in = { address = \"127.0.0.1:1\" }; out = { timeout = 5; resolution_timeout = 5 }` | n.conf:1:43: " +
+            "out.timeout is another name for out.resolution_timeout, which is set already at n.conf:1:56: give only " +
+            "one",
+        "`in = { address = \"127.0.0.1:1\" }; out = { resolution_timeout = 0 }` | n.conf:1:64: " +
+            "out.resolution_timeout = 0 is outside 1..2147483647",
+        "`in = { address = \"127.0.0.1:1\" }; out = { cq_size = 0 }` | n.conf:1:53: out.cq_size = 0 is outside " +
+            "1..1073741824",
+        "`in = { address = \"127.0.0.1:1\" }; out = { max_wrs = 0 }` | n.conf:1:53: out.max_wrs = 0 is outside " +
+            "1..1073741824",
+        "`in = { address = \"127.0.0.1:1\" }; out = { vectorize = 0 }` | n.conf:1:55: out.vectorize = 0 is outside " +
+            "1..1073741824",
+        "`in = { address = \"127.0.0.1:1\" }; out = { send_inline = 1 }` | n.conf:1:57: out.send_inline must be a " +
+            "boolean, not integer 1",
+        "`in = { address = \"127.0.0.1:1\" }; out = { use_fallback = \"yes\" }` | n.conf:1:58: out.use_fallback must " +
+            "be a boolean, not string \"yes\"",
+        "`in = { address = \"127.0.0.1:1\" }; out = { max_inline_data = -1 }` | n.conf:1:61: out.max_inline_data = " +
+            "-1 is outside 0..2147483647",
+        "`in = { address = \"127.0.0.1:1\" }; out = { periodic_signaling = -1 }` | n.conf:1:64: " +
+            "out.periodic_signaling = -1 is outside 0..1073741824",
+        "`in = { address = \"127.0.0.1:1\" }; out = { reconnect = \"no\" }` | n.conf:1:55: out.reconnect must be a " +
+            "boolean, not string \"no\"",
+        "`in = { address = \"127.0.0.1:1\" }; out = { reconnect_min_delay = 0 }` | n.conf:1:65: " +
+            "out.reconnect_min_delay = 0 ms must be positive",
+        "`in = { address = \"127.0.0.1:1\" }; out = { reconnect_max_delay = -5 }` | n.conf:1:65: " +
+            "out.reconnect_max_delay = -5 ms must be positive",
+        "`in = { address = \"127.0.0.1:1\"; signals = 2 }; signals = 2` | n.conf:1:43: in.signals and signals (at " +
+            "n.conf:1:58) are the same setting: give only one",
+        "in = { address = \"127.0.0.1:1\" }; signals = \"12x\"  | n.conf:1:45: signals: bad signal format '12x' at " +
+            "position 3: 'x' is not a type letter (f, i, b, c)",
+        "in = { address = \"127.0.0.1:1\" }; signals = 0      | n.conf:1:45: signals = 0 is outside 1..1000",
+        "in = { address = \"127.0.0.1:1\" }; signals = true   | n.conf:1:45: signals must be a list of signals, a " +
+            "count or a format string, not boolean true",
+        "in = { address = \"127.0.0.1:1\" }; signals = { }    | n.conf:1:45: signals must be a list of signals, a " +
+            "count or a format string, not a group",
+        "in = { address = \"127.0.0.1:1\" }; signals = ( )    | n.conf:1:45: signals has 0 signals; a sample carries " +
+            "1..1000",
+        "in = { address = \"127.0.0.1:1\" }; signals = ( 1 )  | n.conf:1:47: signals[0] must be a group { }, not " +
+            "integer 1",
+        "`in = { address = \"127.0.0.1:1\" }; signals = ( { type = \"double\" } )` | n.conf:1:56: signals[0].type: " +
+            "unknown signal type 'double' (float, integer, boolean, complex)",
+        "`in = { address = \"127.0.0.1:1\" }; signals = ( { nme = \"a\" } )` | n.conf:1:49: unknown key " +
+            "'signals[0].nme' (did you mean 'signals[0].name'?)",
+        "`in = { address = \"127.0.0.1:1\"; signals = ( { type = \"integer\"; init = 1.5 } ) }` | n.conf:1:72: " +
+            "in.signals[0].init must be an integer, not float 1.5",
+        "`in = { address = \"127.0.0.1:1\"; signals = ( { type = \"boolean\"; init = 1 } ) }` | n.conf:1:72: " +
+            "in.signals[0].init must be a boolean, not integer 1",
+    })
+    void everyConfigRuleHasAFailingExampleNamingKeyValueAndLocation(final String text, final String message)
+    {
+        assertEquals(message, bindError(text));
+    }
+
+    static ChannelConfig bind(final String text)
+    {
+        return ChannelConfig.fromGroup("n", LibconfigReader.parse(text, "n.conf"));
+    }
+
+    static String bindError(final String text)
+    {
+        return assertThrows(ConfigException.class, () -> bind(text)).getMessage();
+    }
+
+    private static ConfigGroup group(final String name, final ConfigValue value)
+    {
+        return ConfigGroup.builder(ConfigLocation.of("test")).add(name, ConfigLocation.of("test"), value).build();
+    }
+}
