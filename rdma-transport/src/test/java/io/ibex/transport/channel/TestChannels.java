@@ -1,6 +1,7 @@
 package io.ibex.transport.channel;
 
 import io.ibex.rdma.Providers;
+import io.ibex.rdma.cm.CmId;
 import io.ibex.rdma.cm.EventChannel;
 import io.ibex.rdma.cm.PortSpace;
 import io.ibex.rdma.provider.disni.DisniProvider;
@@ -71,7 +72,9 @@ final class TestChannels
     {
         try (EventChannel events = Providers.select().createEventChannel())
         {
-            events.createId(PortSpace.TCP).bindAddr(address(0));
+            final CmId id = events.createId(PortSpace.TCP);
+            id.bindAddr(address(0));
+            id.context();
         }
         return "disni".equals(Providers.select().name()) ? DisniProvider.liveResources() :
             SoftProvider.liveResources();

@@ -1,6 +1,6 @@
 package io.ibex.transport.sample;
 
-import io.ibex.rdma.provider.soft.SoftProvider;
+import io.ibex.rdma.Providers;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.AhAttr;
 import io.ibex.rdma.verbs.CompletionQueue;
@@ -31,7 +31,7 @@ class SamplePoolTest
 {
     private static final int GID_INDEX = 1;
 
-    private final Context context = new SoftProvider().devices().get(0).open();
+    private final Context context = Providers.select().devices().get(0).open();
     private final ProtectionDomain pd = context.allocPd();
 
     @AfterEach
