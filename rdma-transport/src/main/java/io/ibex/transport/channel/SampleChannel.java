@@ -12,6 +12,7 @@ import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.PollMode;
 import io.ibex.transport.config.TransportMode;
+import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SamplePool;
 import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;
@@ -455,6 +456,7 @@ public final class SampleChannel implements AutoCloseable
                 final CmId first = push(ChannelConnector.bindFirst(config, events));
                 final Context context = first.context();
                 requireDevice(config, context);
+                requireDatagramsFit(config, context);
                 final ProtectionDomain pd = push(context.allocPd());
                 completionChannel = config.pollMode() == PollMode.EVENT ? push(context.createCompChannel()) : null;
                 final CompletionQueue sendCq = push(context.createCq(config.outCqSize(), null, 0));
@@ -488,6 +490,19 @@ public final class SampleChannel implements AutoCloseable
             {
                 throw new ChannelException(config.name() + ": in.address " + config.inAddress() + " is on device " +
                     device + ", not on the configured device " + config.device());
+            }
+        }
+
+        /** A UD message cannot exceed the path MTU: refuse signal lists whose samples would not fit. */
+        private static void requireDatagramsFit(final ChannelConfig config, final Context context)
+        {
+            final int mtu = context.queryPort(1).activeMtu().bytes();
+            final int wire = Sample.wireLength(config.signals().size());
+            if (config.mode() == TransportMode.UD && wire > mtu)
+            {
+                throw new ChannelException(config.name() + ": a sample of " + config.signals().size() +
+                    " values takes " + wire + " bytes, more than the UD MTU of " + mtu + " bytes on device " +
+                    context.device().name() + ": use fewer values or RC/UC");
             }
         }
 

@@ -3,6 +3,8 @@ package io.ibex.transport.channel;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.config.PollMode;
+import io.ibex.transport.sample.Sample;
+import io.ibex.transport.sample.SignalList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -13,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The node-type's lifecycle: each step in order, and every operation in a wrong state refused with both states
@@ -125,6 +128,17 @@ class ChannelLifecycleTest
             assertEquals("read needs the channel in state STARTED or CONNECTED, but channel 'waiting' is STOPPED",
                 error.getCause().getMessage());
         }
+    }
+
+    @Test
+    void udRefusesSamplesLargerThanTheMtu()
+    {
+        final SampleChannel channel = SampleChannel.create().parse(TestChannels.target("big", TransportMode.UD,
+            TestChannels.freePort(), c -> c.signals(SignalList.ofCount(Sample.MAX_CAPACITY)))).check();
+        final ChannelException error = assertThrows(ChannelException.class, channel::start);
+        assertTrue(error.getMessage().startsWith("big: a sample of 1000 values takes 8024 bytes, more than the UD" +
+            " MTU of "), error.getMessage());
+        channel.close();
     }
 
     private static void assertMessage(final String expected, final Exception error)

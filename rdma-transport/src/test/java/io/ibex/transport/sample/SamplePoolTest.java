@@ -19,6 +19,7 @@ import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,8 +32,16 @@ class SamplePoolTest
 {
     private static final int GID_INDEX = 1;
 
-    private final Context context = Providers.select().devices().get(0).open();
-    private final ProtectionDomain pd = context.allocPd();
+    private Context context;
+    private ProtectionDomain pd;
+
+    /** Opens the device inside the test, so kernel resource checks around each test see all of it. */
+    @BeforeEach
+    void open()
+    {
+        context = Providers.select().devices().get(0).open();
+        pd = context.allocPd();
+    }
 
     @AfterEach
     void close()
