@@ -16,8 +16,6 @@ import org.agrona.concurrent.EpochNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.concurrent.locks.ReentrantLock;
-
 /**
  * The reader's side of a channel: keeps receives posted (in.max_wrs - in.buffer_subtraction of them, the
  * headroom the C node-type leaves), polls up to in.vectorize completions per read, checks each byte count,
@@ -31,11 +29,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * The reader thread calls read and release; the connection manager's thread attaches and detaches
  * connections. A lock (uncontended on the hot path) keeps the two apart.
  */
-final class ReceivePath
+final class ReceivePath extends DataPath
 {
     private static final Logger LOG = LoggerFactory.getLogger(ReceivePath.class);
 
-    private final ReentrantLock lock = new ReentrantLock();
     private final SamplePool pool;
     private final CompletionQueue cq;
     private final ChannelStats stats;
@@ -53,9 +50,6 @@ final class ReceivePath
     private int pendingCount;
     private int posted;
     private long generation;
-    private Connection connection;
-    private String failure;
-    private boolean shutDown;
 
     ReceivePath(final SamplePool pool, final CompletionQueue cq, final ChannelStats stats, final EpochNanoClock clock,
         final boolean withGrh, final int vectorize, final int target)
@@ -172,20 +166,6 @@ final class ReceivePath
         }
     }
 
-    /** Ends the path before its queues are freed: a reader inside read finishes first. */
-    void shutDown()
-    {
-        lock.lock();
-        try
-        {
-            shutDown = true;
-        }
-        finally
-        {
-            lock.unlock();
-        }
-    }
-
     /** Gives a batch's samples back to the pool (and so to the receive queue). */
     void release(final SampleBatch batch)
     {
@@ -210,20 +190,6 @@ final class ReceivePath
             this.generation++;
             this.failure = null;
             replenish();
-        }
-        finally
-        {
-            lock.unlock();
-        }
-    }
-
-    /** Stops posting receives. */
-    void detach()
-    {
-        lock.lock();
-        try
-        {
-            connection = null;
         }
         finally
         {
@@ -273,20 +239,6 @@ final class ReceivePath
         try
         {
             return posted;
-        }
-        finally
-        {
-            lock.unlock();
-        }
-    }
-
-    /** @return why the last receive completion failed (not a flush), or null. */
-    String failure()
-    {
-        lock.lock();
-        try
-        {
-            return failure;
         }
         finally
         {

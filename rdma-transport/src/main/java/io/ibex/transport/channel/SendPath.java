@@ -14,8 +14,6 @@ import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;
 import org.agrona.BitUtil;
 
-import java.util.concurrent.locks.ReentrantLock;
-
 /**
  * The writer's side of a channel: claims samples from the send pool, posts them as one list of SENDs per
  * call (up to out.vectorize), inline where they fit, every n-th one signaled, and gives a sample back to the
@@ -27,11 +25,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * The writer thread calls claim, write and release; the connection manager's thread attaches and detaches
  * connections. A lock (uncontended on the hot path) keeps the two apart.
  */
-final class SendPath
+final class SendPath extends DataPath
 {
     private static final int POLL_BATCH = 32;
 
-    private final ReentrantLock lock = new ReentrantLock();
     private final SamplePool pool;
     private final CompletionQueue cq;
     private final ChannelStats stats;
@@ -44,14 +41,11 @@ final class SendPath
     private final WorkCompletion[] wcs = new WorkCompletion[POLL_BATCH];
     private final int[] inFlight;
     private final int mask;
-    private Connection connection;
     private int maxInline;
     private int sinceSignaled;
     private int acceptedBeforeError;
     private long posted;
     private long retired;
-    private String failure;
-    private boolean shutDown;
 
     SendPath(final SamplePool pool, final CompletionQueue cq, final ChannelStats stats, final SignalList signals,
         final int vectorize, final int depth, final int signalEvery, final boolean sendInline)
@@ -209,34 +203,6 @@ final class SendPath
         }
     }
 
-    /** Ends the path before its queues are freed: a writer inside claim or write finishes first. */
-    void shutDown()
-    {
-        lock.lock();
-        try
-        {
-            shutDown = true;
-        }
-        finally
-        {
-            lock.unlock();
-        }
-    }
-
-    /** Stops sending: nothing is posted from now on. */
-    void detach()
-    {
-        lock.lock();
-        try
-        {
-            connection = null;
-        }
-        finally
-        {
-            lock.unlock();
-        }
-    }
-
     /**
      * After the connection's QP is gone: takes the completions left in the CQ, then retires whatever was still
      * in flight as dropped (the peer may or may not have it; RC's guarantee ends with the connection).
@@ -248,20 +214,6 @@ final class SendPath
         {
             reap();
             retire(posted - 1, false);
-        }
-        finally
-        {
-            lock.unlock();
-        }
-    }
-
-    /** @return why the last send completion failed (not a flush), or null. */
-    String failure()
-    {
-        lock.lock();
-        try
-        {
-            return failure;
         }
         finally
         {

@@ -3,9 +3,8 @@ package io.ibex.transport.channel;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.stats.Counter;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.TimeUnit;
 
@@ -22,24 +21,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Connections coming and going: reconnecting sources, targets that accept again, fallback to listening, both
  * directions over RC and UD.
  */
+@ExtendWith(NoLeaks.class)
 class ChannelConnectionTest
 {
     private final int targetPort = TestChannels.freePort();
     private final int sourcePort = TestChannels.freePort();
-    private int live;
-
-    @BeforeEach
-    void countResources()
-    {
-        live = TestChannels.liveResources();
-    }
-
-    @AfterEach
-    void nothingLeaked()
-    {
-        assertEquals(live, TestChannels.liveResources(), "verbs objects left open by the test");
-    }
-
     @Test
     void aSourceReconnectsWhenItsTargetComesBack() throws Exception
     {

@@ -6,9 +6,8 @@ import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.sample.SignalList;
 import io.ibex.transport.stats.Counter;
 import io.ibex.transport.stats.Metric;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
@@ -25,24 +24,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The data path's rules: vectorized posts, inline and signaled sends, back-pressure instead of loss on RC,
  * receive headroom, loss counted exactly on UD, event polling.
  */
+@ExtendWith(NoLeaks.class)
 class ChannelDataPathTest
 {
     private final int targetPort = TestChannels.freePort();
     private final int sourcePort = TestChannels.freePort();
-    private int live;
-
-    @BeforeEach
-    void countResources()
-    {
-        live = TestChannels.liveResources();
-    }
-
-    @AfterEach
-    void nothingLeaked()
-    {
-        assertEquals(live, TestChannels.liveResources(), "verbs objects left open by the test");
-    }
-
     @Test
     void writeTakesAtMostVectorizeSamplesAndSignalsEveryNthSend() throws Exception
     {

@@ -5,8 +5,7 @@ import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SignalList;
 import io.ibex.transport.stats.Counter;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -19,23 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Samples between a source and a target channel in one process, over each transport mode.
  */
+@ExtendWith(NoLeaks.class)
 class SampleChannelTest
 {
     private static final SignalList SIGNALS = SignalList.parseFormat("2f1i");
-
-    private int live;
-
-    @BeforeEach
-    void countResources()
-    {
-        live = TestChannels.liveResources();
-    }
-
-    @AfterEach
-    void nothingLeaked()
-    {
-        assertEquals(live, TestChannels.liveResources(), "verbs objects left open by the test");
-    }
 
     @ParameterizedTest
     @EnumSource(TransportMode.class)

@@ -1,0 +1,59 @@
+package io.ibex.transport.channel;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * What the send and receive paths share: a lock that keeps the data thread (writer or reader) and the connection
+ * manager's thread apart (uncontended on the hot path, and allocation-free), the connection in use, the first
+ * fatal completion seen on it, and the shut-down flag that lets a busy data thread finish before the queues are
+ * freed.
+ */
+abstract class DataPath
+{
+    protected final ReentrantLock lock = new ReentrantLock();
+    protected Connection connection;
+    protected String failure;
+    protected boolean shutDown;
+
+    /** Stops using the connection: nothing is posted from now on. */
+    final void detach()
+    {
+        lock.lock();
+        try
+        {
+            connection = null;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /** Ends the path before its queues are freed: a data thread inside a call finishes first. */
+    final void shutDown()
+    {
+        lock.lock();
+        try
+        {
+            shutDown = true;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /** @return why a completion failed (not a flush) since the connection was attached, or null. */
+    final String failure()
+    {
+        lock.lock();
+        try
+        {
+            return failure;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+}
