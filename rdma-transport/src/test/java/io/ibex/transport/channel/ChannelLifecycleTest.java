@@ -96,6 +96,21 @@ class ChannelLifecycleTest
     }
 
     @Test
+    void claimingMoreThanThePoolHoldsClaimsWhatIsFree()
+    {
+        try (SampleChannel channel = SampleChannel.open(config.toBuilder().outMaxWrs(16).build()))
+        {
+            final SampleBatch batch = new SampleBatch(100);
+            assertEquals(16 + 2, channel.claim(batch, 100), "out.max_wrs + 2 * out.vectorize slots");
+            final SampleBatch more = new SampleBatch(1);
+            assertEquals(0, channel.claim(more, 1), "an empty pool claims nothing and throws nothing");
+            channel.release(batch);
+            assertEquals(1, channel.claim(more, 1));
+            channel.release(more);
+        }
+    }
+
+    @Test
     void aSecondChannelOnTheSameAddressFailsToStartAndSaysWhy()
     {
         try (SampleChannel first = SampleChannel.open(config))
