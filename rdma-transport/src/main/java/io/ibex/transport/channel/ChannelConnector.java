@@ -135,13 +135,13 @@ final class ChannelConnector implements Runnable
                 if (retryAtNanos != 0 && System.nanoTime() - retryAtNanos >= 0)
                 {
                     retryAtNanos = 0;
-                    connect(bound(anyPort(config)));
+                    retry();
                 }
                 checkDataPaths();
                 final CmEvent event = events.getEvent(EVENT_WAIT_MILLIS);
                 if (event != null)
                 {
-                    handle(event);
+                    handleOrRecover(event);
                 }
             }
         }
@@ -213,6 +213,49 @@ final class ChannelConnector implements Runnable
         listening = id;
         listenCalled = true;
         LOG.info("{}: listening on {} ({})", config.name(), id.localAddress(), config.mode());
+    }
+
+    private void retry()
+    {
+        try
+        {
+            connect(bound(anyPort(config)));
+        }
+        catch (final RuntimeException ex)
+        {
+            connectFailed("connecting to " + config.outAddress() + " failed: " + ex.getMessage());
+        }
+    }
+
+    /**
+     * Handles an event; a step that throws (a QP the device refuses, a connect the provider rejects) ends that
+     * connection attempt as a failed connect would, rather than the connection manager.
+     */
+    private void handleOrRecover(final CmEvent event)
+    {
+        try
+        {
+            handle(event);
+        }
+        catch (final RuntimeException ex)
+        {
+            final Connection broken = event.id() != null ? find(event.id()) : null;
+            final boolean ours = event.id() == connecting || broken != null && broken.outgoing();
+            LOG.warn("{}: handling {} failed: {}", config.name(), event, ex.getMessage());
+            if (broken != null)
+            {
+                tearDown(broken);
+            }
+            if (ours)
+            {
+                closeConnecting();
+                connectFailed("connecting to " + config.outAddress() + " failed: " + ex.getMessage());
+            }
+            else if (broken == null && event.id() != null && event.id() != listening)
+            {
+                event.id().close();
+            }
+        }
     }
 
     private void handle(final CmEvent event)
@@ -363,13 +406,23 @@ final class ChannelConnector implements Runnable
         {
             tearDown(requested);
         }
-        else
+        closeConnecting();
+        connectFailed("connecting to " + config.outAddress() + " failed: " + event.type() +
+            (event.status() != 0 ? " (status " + event.status() + ")" : ""));
+    }
+
+    private void closeConnecting()
+    {
+        if (connecting != null)
         {
-            id.close();
+            connecting.close();
+            connecting = null;
         }
-        connecting = null;
-        final String what = "connecting to " + config.outAddress() + " failed: " + event.type() +
-            (event.status() != 0 ? " (status " + event.status() + ")" : "");
+    }
+
+    /** After a failed connect: fall back to listening, try again later, or give up, as the config says. */
+    private void connectFailed(final String what)
+    {
         if (!everConnected && config.outUseFallback() && listening == null)
         {
             LOG.warn("{}: {}: falling back to listening on {} as a target (out.use_fallback)", config.name(), what,
@@ -427,17 +480,23 @@ final class ChannelConnector implements Runnable
         backoffNanos = Math.min(backoffNanos * 2, config.reconnectMaxDelay().toNanos());
     }
 
-    /** @return the connection of an id, or with a null id any connection; null if there is none. */
+    /** @return the connection of an id, or null. */
     private Connection find(final CmId id)
     {
         for (final Connection connection : new Connection[] {sending, receiving, requested, accepted})
         {
-            if (connection != null && (id == null || connection.id() == id))
+            if (connection != null && connection.id() == id)
             {
                 return connection;
             }
         }
         return null;
+    }
+
+    /** @return any connection still open, or null. */
+    private Connection anyConnection()
+    {
+        return sending != null ? sending : receiving != null ? receiving : requested != null ? requested : accepted;
     }
 
     private Connection newConnection(final CmId id, final boolean outgoing)
@@ -537,7 +596,7 @@ final class ChannelConnector implements Runnable
 
     private void closeAll()
     {
-        for (Connection open = find(null); open != null; open = find(null))
+        for (Connection open = anyConnection(); open != null; open = anyConnection())
         {
             disconnectQuietly(open);
             tearDown(open);
