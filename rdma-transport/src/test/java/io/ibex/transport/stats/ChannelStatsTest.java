@@ -48,6 +48,19 @@ class ChannelStatsTest
     }
 
     @Test
+    void aLateSampleCountsAtItsGapAndAtTheStepAfterIt()
+    {
+        for (final long sequence : new long[] {1, 2, 4, 3, 5})
+        {
+            samples.receive(sequence);
+        }
+
+        final StatsSnapshot snapshot = stats.snapshot();
+        assertEquals(3, snapshot.metric(Metric.REORDERED).count(), "steps 2, -1, 2");
+        assertEquals(2, snapshot.metric(Metric.SKIPPED).sum(), "nothing lost, but two steps of 2");
+    }
+
+    @Test
     void theSkippedSumIsExactlyTheSamplesLostBySenderThatCountsByOne()
     {
         long lost = 0;

@@ -134,7 +134,7 @@ class StatsSnapshotTest
 
         final String text = snapshot.toText(true, 6);
         assertTrue(text.contains("6 buckets of 0.527 µs from -0.081 to 3.081 µs; lower 0, higher 1"), text);
-        assertTrue(text.contains("warm-up of 10 values not complete (0 values)"), "age has none:\n" + text);
+        assertTrue(text.contains("warm-up of 10 values not complete (0 so far)"), "age has none:\n" + text);
 
         final JsonNode json = mapper.readTree(snapshot.toJson(true, 6)).path("metrics").path("owd");
         assertEquals(1_500, json.path("warmup").path("mean").asDouble(), 1e-9);
