@@ -17,8 +17,9 @@ public enum Metric
     REORDERED("reordered", false, "|sequence step| of a received sample whose step from the previous is not 1"),
     /**
      * Sequence numbers missing before a received sample: step − 1 for a step above 1. With a sender that counts
-     * by one, the sum of these values is exactly the number of lost samples. VILLAS counts samples its read hooks
-     * dropped instead.
+     * by one and in-order delivery, the sum of these values is exactly the number of lost samples (a reordered
+     * sample is counted at its gap and at the step after it). VILLAS counts samples its read hooks dropped
+     * instead.
      */
     SKIPPED("skipped", false, "sequence numbers missing before a received sample: step - 1 for a step above 1"),
     /** Time from ts.received to the moment a forwarded sample is written out again. */

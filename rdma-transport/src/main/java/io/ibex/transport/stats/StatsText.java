@@ -64,7 +64,7 @@ final class StatsText
         line(text, "%s: %s", metric.id(), metric.description());
         if (!values.warmedUp())
         {
-            line(text, "  warm-up of %d values not complete (%d values), no buckets yet",
+            line(text, "  warm-up of %d values not complete (%d so far), no buckets yet",
                 values.warmUp(), values.count());
             return;
         }
@@ -106,6 +106,6 @@ final class StatsText
 
     private static void line(final StringBuilder text, final String format, final Object... arguments)
     {
-        text.append(String.format(Locale.ROOT, format, arguments)).append('\n');
+        text.append(String.format(Locale.ROOT, format, arguments).stripTrailing()).append('\n');
     }
 }
