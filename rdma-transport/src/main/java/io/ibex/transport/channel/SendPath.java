@@ -135,7 +135,12 @@ final class SendPath extends DataPath
                 return 0;
             }
             reap();
-            final int count = Math.min(Math.min(batch.size(), vectorize), depth - (int)(posted - retired));
+            final int offered = Math.min(batch.size(), vectorize);
+            final int count = Math.min(offered, depth - (int)(posted - retired));
+            if (count < offered)
+            {
+                stats.add(Counter.BACK_PRESSURED, offered - count);
+            }
             if (count == 0)
             {
                 return 0;

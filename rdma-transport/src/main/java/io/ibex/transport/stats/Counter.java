@@ -23,10 +23,10 @@ public enum Counter
     /** Connections re-established after the peer was lost (a source reconnecting, a target accepting again). */
     RECONNECTS("reconnects", "connections re-established after the peer was lost"),
     /**
-     * Samples a write did not take because the send queue or the pool was full: the caller keeps them and may
-     * write them again, so this is back-pressure, not loss.
+     * Samples a write did not take because the send queue was full, counted at each write that refused them:
+     * the caller keeps them and may write them again, so this is back-pressure, not loss.
      */
-    BACK_PRESSURED("back_pressured", "samples a write did not take (send queue or pool full), kept by the caller");
+    BACK_PRESSURED("back_pressured", "samples a write did not take (send queue full), kept by the caller");
 
     private final String id;
     private final String description;

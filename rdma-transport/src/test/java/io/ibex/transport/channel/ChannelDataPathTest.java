@@ -95,6 +95,7 @@ class ChannelDataPathTest
             receive(pair.target, accepted, 10);
             pair.source.release(batch);
             assertEquals(0, pair.source.stats().get(Counter.DROPPED));
+            assertTrue(pair.source.stats().get(Counter.BACK_PRESSURED) > 0, "the full send queue was counted");
             assertEquals(12, pair.target.stats().get(Counter.POSTED_RECEIVES) - pair.target.stats().get(
                 Counter.RECEIVED), "in.max_wrs - in.buffer_subtraction receives stay posted");
         }
