@@ -24,7 +24,7 @@ final class NioPingPong implements PingPong
     private final SocketChannel server;
     private final ByteBuffer request = ByteBuffer.allocateDirect(MESSAGE_LENGTH);
     private final ByteBuffer response = ByteBuffer.allocateDirect(MESSAGE_LENGTH);
-    private final EchoThread echo;
+    private final PeerThread echo;
 
     /**
      * Connects a client and a server socket over loopback and starts the echo thread.
@@ -41,7 +41,7 @@ final class NioPingPong implements PingPong
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             channel.configureBlocking(false);
         }
-        echo = new EchoThread(new Echo(server));
+        echo = new PeerThread(new Echo(server));
     }
 
     @Override

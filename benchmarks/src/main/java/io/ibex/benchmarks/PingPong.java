@@ -5,9 +5,9 @@ import io.ibex.rdma.Providers;
 import java.io.IOException;
 
 /**
- * A ping-pong between two endpoints of one process: the caller's thread sends a message of
- * {@link #MESSAGE_LENGTH} bytes and busy-polls until the echo comes back; the echo side busy-polls on its own
- * thread. Both loops allocate nothing.
+ * A ping-pong between two endpoints of one process: the caller's thread sends a message ({@link #MESSAGE_LENGTH}
+ * bytes for the ping-pongs {@link #open} makes) and busy-polls until the echo comes back; the echo side
+ * busy-polls on its own thread. Both loops allocate nothing.
  */
 interface PingPong extends AutoCloseable
 {
@@ -26,7 +26,8 @@ interface PingPong extends AutoCloseable
      */
     static PingPong open(final String transport) throws IOException
     {
-        return NIO.equals(transport) ? new NioPingPong() : new RcPingPong(Providers.select(transport));
+        return NIO.equals(transport) ? new NioPingPong() :
+            new RcPingPong(Providers.select(transport), MESSAGE_LENGTH);
     }
 
     /**

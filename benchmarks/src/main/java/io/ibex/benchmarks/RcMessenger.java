@@ -12,19 +12,12 @@ import io.ibex.rdma.verbs.WorkCompletion;
 import io.ibex.samples.RcEndpoint;
 
 /**
- * One side of an RC SEND/RECV ping-pong: signaled SENDs of {@link PingPong#MESSAGE_LENGTH} bytes from the
- * front of the endpoint's buffer, and receives kept posted into the slot after it. The work requests and
- * completions are built once and re-posted, so sending and polling allocate nothing.
+ * One side of an RC SEND/RECV ping-pong: signaled SENDs of a fixed length from the front of the endpoint's
+ * buffer, and receives kept posted into the slot after it. The work requests and completions are built once and
+ * re-posted, so sending and polling allocate nothing.
  */
 final class RcMessenger
 {
-    /** Where SENDs are taken from. */
-    static final int SEND_OFFSET = 0;
-    /** Where receives land. */
-    static final int RECEIVE_OFFSET = SEND_OFFSET + PingPong.MESSAGE_LENGTH;
-    /** Bytes of registered buffer a messenger needs. */
-    static final int BUFFER_LENGTH = RECEIVE_OFFSET + PingPong.MESSAGE_LENGTH;
-
     private final QueuePair qp;
     private final CompletionQueue cq;
     private final int queueDepth;
@@ -38,17 +31,18 @@ final class RcMessenger
     /**
      * Builds the work requests and fills the receive queue.
      *
-     * @param endpoint   a connected endpoint with a buffer of at least {@link #BUFFER_LENGTH} bytes.
-     * @param queueDepth sends and receives the endpoint's queue pair holds.
+     * @param endpoint      a connected endpoint with a buffer of at least {@link #bufferLength(int)} bytes.
+     * @param queueDepth    sends and receives the endpoint's queue pair holds.
+     * @param messageLength bytes of each message.
      */
-    RcMessenger(final RcEndpoint endpoint, final int queueDepth)
+    RcMessenger(final RcEndpoint endpoint, final int queueDepth, final int messageLength)
     {
         this.qp = endpoint.qp();
         this.cq = endpoint.cq();
         this.queueDepth = queueDepth;
         final MemoryRegion mr = endpoint.mr();
-        send.sge(0).set(mr, SEND_OFFSET, PingPong.MESSAGE_LENGTH);
-        receive.sge(0).set(mr, RECEIVE_OFFSET, PingPong.MESSAGE_LENGTH);
+        send.sge(0).set(mr, 0, messageLength);
+        receive.sge(0).set(mr, messageLength, messageLength);
         completions = new WorkCompletion[2 * queueDepth];
         for (int i = 0; i < completions.length; i++)
         {
@@ -58,6 +52,15 @@ final class RcMessenger
         {
             qp.postRecv(receive);
         }
+    }
+
+    /**
+     * @param messageLength bytes of each message.
+     * @return bytes of registered buffer a messenger needs: one message to send, one to receive.
+     */
+    static int bufferLength(final int messageLength)
+    {
+        return 2 * messageLength;
     }
 
     /**

@@ -21,22 +21,24 @@ final class RcPingPong implements PingPong
     private final RcEndpoint client;
     private final RcEndpoint server;
     private final RcMessenger messenger;
-    private final EchoThread echo;
+    private final PeerThread echo;
 
     /**
      * Connects the two queue pairs and starts the echo thread.
      *
-     * @param provider the provider whose first device both endpoints open.
+     * @param provider      the provider whose first device both endpoints open.
+     * @param messageLength bytes of the message each way.
      */
-    RcPingPong(final RdmaProvider provider)
+    RcPingPong(final RdmaProvider provider, final int messageLength)
     {
         final Device device = provider.devices().get(0);
-        client = RcEndpoint.open(device, PORT_NUM, GID_INDEX, RcMessenger.BUFFER_LENGTH, QUEUE_DEPTH);
-        server = RcEndpoint.open(device, PORT_NUM, GID_INDEX, RcMessenger.BUFFER_LENGTH, QUEUE_DEPTH);
+        final int bufferLength = RcMessenger.bufferLength(messageLength);
+        client = RcEndpoint.open(device, PORT_NUM, GID_INDEX, bufferLength, QUEUE_DEPTH);
+        server = RcEndpoint.open(device, PORT_NUM, GID_INDEX, bufferLength, QUEUE_DEPTH);
         client.connect(server.address());
         server.connect(client.address());
-        messenger = new RcMessenger(client, QUEUE_DEPTH);
-        echo = new EchoThread(new Echo(new RcMessenger(server, QUEUE_DEPTH)));
+        messenger = new RcMessenger(client, QUEUE_DEPTH, messageLength);
+        echo = new PeerThread(new Echo(new RcMessenger(server, QUEUE_DEPTH, messageLength)));
     }
 
     @Override

@@ -5,10 +5,11 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 
 /**
- * Runs the echo side of a {@link PingPong} on its own busy-spinning thread, and lets the measuring thread
- * find out when it has failed instead of waiting forever for an echo that will not come.
+ * Runs the far side of a benchmark (the echo of a {@link PingPong}, the reader of a stream) on its own
+ * busy-spinning thread, and lets the measuring thread find out when it has failed instead of waiting forever for
+ * an answer that will not come.
  */
-final class EchoThread implements AutoCloseable
+final class PeerThread implements AutoCloseable
 {
     private final AgentRunner runner;
     private volatile Throwable failure;
@@ -16,23 +17,23 @@ final class EchoThread implements AutoCloseable
     /**
      * Starts the thread.
      *
-     * @param echo the echo side's duty cycle.
+     * @param peer the far side's duty cycle.
      */
-    EchoThread(final Agent echo)
+    PeerThread(final Agent peer)
     {
-        runner = new AgentRunner(new BusySpinIdleStrategy(), this::onError, null, echo);
+        runner = new AgentRunner(new BusySpinIdleStrategy(), this::onError, null, peer);
         AgentRunner.startOnThread(runner);
     }
 
     /**
-     * @throws IllegalStateException if the echo side has failed, with its failure as the cause.
+     * @throws IllegalStateException if the far side has failed, with its failure as the cause.
      */
     void checkAlive()
     {
         final Throwable failed = failure;
         if (failed != null)
         {
-            throw new IllegalStateException("the echo side (" + runner.agent().roleName() + ") failed: " + failed,
+            throw new IllegalStateException("the peer thread (" + runner.agent().roleName() + ") failed: " + failed,
                 failed);
         }
     }
