@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
 final class ReceivePath extends DataPath
 {
     private static final Logger LOG = LoggerFactory.getLogger(ReceivePath.class);
+    /** Receives are re-posted in lists of up to this many: one post per list, and the headroom allows it. */
+    private static final int REPOST_BATCH = 16;
 
     private final SamplePool pool;
     private final CompletionQueue cq;
@@ -40,6 +42,7 @@ final class ReceivePath extends DataPath
     private final boolean withGrh;
     private final int vectorize;
     private final int target;
+    private final int repostBatch;
     private final int receiveLength;
     private final ReceiveWorkRequest[] wrs;
     private final WorkCompletion[] wcs;
@@ -61,6 +64,7 @@ final class ReceivePath extends DataPath
         this.withGrh = withGrh;
         this.vectorize = vectorize;
         this.target = target;
+        this.repostBatch = Math.max(1, Math.min(REPOST_BATCH, target / 4));
         this.receiveLength = (withGrh ? Sample.GRH_LENGTH : 0) + Sample.wireLength(pool.capacity());
         this.wrs = new ReceiveWorkRequest[target];
         for (int i = 0; i < target; i++)
@@ -118,7 +122,7 @@ final class ReceivePath extends DataPath
                     take(wcs[i], batch);
                 }
             }
-            if (connection != null)
+            if (connection != null && target - posted >= repostBatch)
             {
                 replenish();
             }

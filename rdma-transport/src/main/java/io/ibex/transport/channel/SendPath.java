@@ -134,8 +134,11 @@ final class SendPath extends DataPath
             {
                 return 0;
             }
-            reap();
             final int offered = Math.min(batch.size(), vectorize);
+            if (depth - (int)(posted - retired) < offered)
+            {
+                reap(); // only when short of room: on the soft provider every poll also reads the socket
+            }
             final int count = Math.min(offered, depth - (int)(posted - retired));
             if (count < offered)
             {

@@ -96,8 +96,10 @@ class ChannelDataPathTest
             pair.source.release(batch);
             assertEquals(0, pair.source.stats().get(Counter.DROPPED));
             assertTrue(pair.source.stats().get(Counter.BACK_PRESSURED) > 0, "the full send queue was counted");
-            assertEquals(12, pair.target.stats().get(Counter.POSTED_RECEIVES) - pair.target.stats().get(
-                Counter.RECEIVED), "in.max_wrs - in.buffer_subtraction receives stay posted");
+            final long outstanding = pair.target.stats().get(Counter.POSTED_RECEIVES) - pair.target.stats().get(
+                Counter.RECEIVED);
+            assertTrue(outstanding > 12 - 3 && outstanding <= 12, "in.max_wrs - in.buffer_subtraction = 12" +
+                " receives stay posted, re-posted in lists of a quarter of that: " + outstanding);
         }
     }
 
