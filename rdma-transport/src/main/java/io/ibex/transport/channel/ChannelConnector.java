@@ -7,8 +7,10 @@ import io.ibex.rdma.cm.EventChannel;
 import io.ibex.rdma.cm.PortSpace;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.ProtectionDomain;
+import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpCapabilities;
 import io.ibex.rdma.verbs.QpInitAttr;
+import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.VerbsException;
@@ -37,6 +39,8 @@ final class ChannelConnector implements Runnable
     private static final Logger LOG = LoggerFactory.getLogger(ChannelConnector.class);
     private static final int LISTEN_BACKLOG = 10;
     private static final long EVENT_WAIT_MILLIS = 20;
+    /** How long a torn-down connection's sends may take to complete in ERR (rxe flushes asynchronously). */
+    private static final long FLUSH_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final byte[] BUSY = "ibex: this target is connected to another source".getBytes(
         StandardCharsets.US_ASCII);
 
@@ -578,6 +582,11 @@ final class ChannelConnector implements Runnable
         {
             receivePath.detach();
         }
+        if (wasSending)
+        {
+            toError(connection);
+            sendPath.awaitFlushed(FLUSH_WAIT_NANOS);
+        }
         connection.close();
         if (wasSending)
         {
@@ -610,6 +619,19 @@ final class ChannelConnector implements Runnable
         {
             listening.close();
             listening = null;
+        }
+    }
+
+    /** Moves the data QP to ERR, so every send in flight completes (flushed if it did not go out). */
+    private static void toError(final Connection connection)
+    {
+        try
+        {
+            connection.qp().modify(QpAttr.to(QpState.ERR));
+        }
+        catch (final VerbsException ex)
+        {
+            LOG.debug("moving {} to ERR before closing it: {}", connection, ex.getMessage());
         }
     }
 

@@ -212,8 +212,38 @@ final class SendPath extends DataPath
     }
 
     /**
-     * After the connection's QP is gone: takes the completions left in the CQ, then retires whatever was still
-     * in flight as dropped (the peer may or may not have it; RC's guarantee ends with the connection).
+     * While the connection's QP is in ERR, before it is destroyed: waits (a bounded time) for the completion of
+     * every send in flight, since in ERR each unfinished send completes with a flush error, signaled or not.
+     *
+     * @param timeoutNanos how long to wait at most.
+     */
+    void awaitFlushed(final long timeoutNanos)
+    {
+        lock.lock();
+        try
+        {
+            final long deadline = System.nanoTime() + timeoutNanos;
+            long lastBefore = -1;
+            while (retired < posted && System.nanoTime() - deadline < 0)
+            {
+                reap();
+                if (retired < posted && retired == lastBefore)
+                {
+                    Thread.yield();
+                }
+                lastBefore = retired;
+            }
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * After the connection's QP is gone: takes the completions left in the CQ, then retires the sends that
+     * never completed as delivered: unsignaled sends that went out get no completion, and every send that did
+     * not go out completed with a flush error, counted as dropped, while the QP was in ERR.
      */
     void drainAfterClose()
     {
@@ -221,7 +251,7 @@ final class SendPath extends DataPath
         try
         {
             reap();
-            retire(posted - 1, false);
+            retire(posted - 1, true);
         }
         finally
         {
@@ -306,6 +336,10 @@ final class SendPath extends DataPath
                 {
                     failure = "send " + wc.wrId() + " completed with " + wc.status() + " (vendor error " +
                         wc.vendorErr() + ")";
+                }
+                if (!wc.isSuccess())
+                {
+                    retire(wc.wrId() - 1, true); // sends complete in order: the unsignaled ones before it went out
                 }
                 retire(wc.wrId(), wc.isSuccess());
             }

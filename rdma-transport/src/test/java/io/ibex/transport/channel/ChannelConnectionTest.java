@@ -45,6 +45,21 @@ class ChannelConnectionTest
     }
 
     @Test
+    void sendsThatWentOutBeforeADisconnectAreNotCountedDropped() throws Exception
+    {
+        try (ChannelPair pair = new ChannelPair(target(TransportMode.RC), source(TransportMode.RC, c -> { })))
+        {
+            send(pair.source, 0, 100);
+            receive(pair.target, 0, 100);
+            pair.target.stop();
+            awaitState(pair.source, ChannelState.STARTED);
+            assertEquals(100, pair.source.stats().get(Counter.SENT));
+            assertEquals(0, pair.source.stats().get(Counter.DROPPED),
+                "the unsignaled sends after the 64th were delivered: no flush completion came for them");
+        }
+    }
+
+    @Test
     void aTargetAcceptsTheNextSourceAfterOneLeaves() throws Exception
     {
         try (SampleChannel target = SampleChannel.open(target(TransportMode.RC)))
