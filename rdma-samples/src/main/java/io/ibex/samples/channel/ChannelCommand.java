@@ -186,7 +186,7 @@ public final class ChannelCommand implements Callable<Integer>
         final ChannelConfig config = channel.config();
         final ArrivalCheck check = new ArrivalCheck(config.signals());
         final SampleBatch batch = new SampleBatch(config.inVectorize());
-        final long start = System.nanoTime();
+        long start = 0;
         while (check.received() < count)
         {
             if (channel.read(batch, timeoutMillis, TimeUnit.MILLISECONDS) == 0)
@@ -194,6 +194,7 @@ public final class ChannelCommand implements Callable<Integer>
                 return "no sample arrived for " + timeoutMillis + " ms (it is " + channel.state() + "); " +
                     check.problem(count);
             }
+            start = check.received() == 0 ? System.nanoTime() : start;
             for (int i = 0; i < batch.size(); i++)
             {
                 check.accept(batch.get(i));
@@ -202,7 +203,7 @@ public final class ChannelCommand implements Callable<Integer>
         channel.release(batch);
         final double seconds = (System.nanoTime() - start) / 1e9;
         final String problem = check.problem(count);
-        summary(String.format("%s: read %d samples on %s over %s in %.3f s: %s", config.name(), check.received(),
+        summary(String.format("%s: read %d samples on %s over %s in %.3f s from the first: %s", config.name(), check.received(),
             text(config.inAddress()), config.mode(), seconds, problem == null ? "complete, in order, intact" : problem));
         return problem;
     }

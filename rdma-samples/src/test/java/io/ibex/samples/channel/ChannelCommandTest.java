@@ -45,7 +45,7 @@ class ChannelCommandTest
         source.line(Pattern.compile("source: wrote 500 samples of 3 signals to 127\\.0\\.0\\.1:" + targetPort +
             " over RC in [0-9.]+ s"));
         target.line(Pattern.compile("target: read 500 samples on 127\\.0\\.0\\.1:" + targetPort +
-            " over RC in [0-9.]+ s: complete, in order, intact"));
+            " over RC in [0-9.]+ s from the first: complete, in order, intact"));
         assertCounter(source, "sent", 500);
         assertCounter(source, "dropped", 0);
         assertCounter(target, "received", 500);
