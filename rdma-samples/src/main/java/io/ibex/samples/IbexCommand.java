@@ -1,5 +1,6 @@
 package io.ibex.samples;
 
+import io.ibex.samples.channel.ChannelCommand;
 import io.ibex.samples.cm.RdmaClientCommand;
 import io.ibex.samples.cm.RdmaServerCommand;
 import io.ibex.samples.cm.RpingCommand;
@@ -38,7 +39,8 @@ import java.io.PrintWriter;
         RpingCommand.class,
         UdaddyCommand.class,
         SendLatCommand.class,
-        SendBwCommand.class })
+        SendBwCommand.class,
+        ChannelCommand.class })
 public final class IbexCommand
 {
     @Option(names = "--stack-trace", scope = CommandLine.ScopeType.INHERIT,

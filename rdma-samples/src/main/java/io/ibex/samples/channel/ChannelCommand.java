@@ -1,0 +1,265 @@
+package io.ibex.samples.channel;
+
+import io.ibex.transport.channel.ChannelState;
+import io.ibex.transport.channel.SampleBatch;
+import io.ibex.transport.channel.SampleChannel;
+import io.ibex.transport.config.ChannelConfig;
+import io.ibex.transport.config.TransportMode;
+import io.ibex.transport.sample.Sample;
+import io.ibex.transport.sample.SignalList;
+import io.ibex.transport.stats.Counter;
+import io.ibex.transport.stats.StatsSnapshot;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.IdleStrategy;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * {@code ibex channel CONFIG NODE}: opens the sample channel of one node of a VILLAS config. A source (a node
+ * with out.address) writes {@code --count} samples, sequence 0, 1, 2, ..., ts.origin from the channel's clock and
+ * values from the {@link SignalPattern}, then waits for the target to close the connection (UD has none: it
+ * lingers); a target reads until that many arrived and checks they are complete, in order and intact. Both print
+ * the channel's statistics, and fail when a sample was lost, dropped, out of order or changed.
+ * <p>
+ * docs/transport.md walks through this class: it is the smallest complete user of {@link SampleChannel}.
+ */
+@Command(
+    name = "channel",
+    mixinStandardHelpOptions = true,
+    description = "Send samples through a sample channel: a source node writes COUNT samples, a target node reads " +
+        "and checks them; both print the channel's statistics.")
+public final class ChannelCommand implements Callable<Integer>
+{
+    @Parameters(index = "0", paramLabel = "CONFIG", description = "A VILLAS config: libconfig (.conf) or JSON (.json).")
+    private Path configFile;
+
+    @Parameters(index = "1", paramLabel = "NODE", description = "The infiniband node of the config to run.")
+    private String node;
+
+    @Option(names = { "-n", "--count" }, paramLabel = "COUNT", defaultValue = "1000",
+        description = "Samples to send or expect (default: ${DEFAULT-VALUE}).")
+    private long count;
+
+    @Option(names = { "-r", "--rate" }, paramLabel = "HZ", defaultValue = "0",
+        description = "Samples per second the source writes; 0: as fast as the channel takes them " +
+            "(default: ${DEFAULT-VALUE}).")
+    private double rate;
+
+    @Option(names = "--stats-format", paramLabel = "FORMAT", defaultValue = "text",
+        description = "The statistics at the end: text (a table, after a summary line) or json (alone on " +
+            "standard output) (default: ${DEFAULT-VALUE}).")
+    private String statsFormat;
+
+    @Option(names = "--timeout-ms", paramLabel = "MILLIS", defaultValue = "10000",
+        description = "How long to wait for a peer, and for progress once samples flow (default: ${DEFAULT-VALUE}).")
+    private long timeoutMillis;
+
+    @Option(names = "--linger-ms", paramLabel = "MILLIS", defaultValue = "1000",
+        description = "UD source: how long to wait after the last write before closing, as UD has no connection " +
+            "to close (default: ${DEFAULT-VALUE}).")
+    private long lingerMillis;
+
+    @Spec
+    private CommandSpec spec;
+
+    /**
+     * Runs the node.
+     *
+     * @return 0 when every sample went through; failures are thrown and reported by the ibex command.
+     */
+    @Override
+    public Integer call()
+    {
+        checkArguments();
+        final ChannelConfig config = ChannelConfig.read(configFile, node);
+        final String problem;
+        final SampleChannel channel = SampleChannel.open(config);
+        try
+        {
+            problem = config.isSource() ? writeSamples(channel) : readSamples(channel);
+        }
+        finally
+        {
+            channel.close();
+        }
+        final StatsSnapshot stats = channel.stats().snapshot();
+        final long dropped = stats.counter(Counter.DROPPED);
+        final long invalid = stats.counter(Counter.INVALID);
+        printStats(stats);
+        if (problem != null || dropped > 0 || invalid > 0)
+        {
+            throw new IllegalStateException(config.name() + ": " + (problem != null ? problem + "; " : "") +
+                dropped + " dropped, " + invalid + " invalid");
+        }
+        return 0;
+    }
+
+    /** @return null when all samples were written and the target closed the connection, else what went wrong. */
+    private String writeSamples(final SampleChannel channel)
+    {
+        final ChannelConfig config = channel.config();
+        if (!awaitPeer(channel))
+        {
+            return "no target connected at " + text(config.outAddress()) + " within " + timeoutMillis + " ms";
+        }
+        final SignalList signals = config.signals();
+        final EpochNanoClock clock = channel.clock();
+        final IdleStrategy idle = config.idle().newStrategy();
+        final SampleBatch batch = new SampleBatch(rate > 0 ? 1 : config.outVectorize());
+        final long start = System.nanoTime();
+        long stalledSince = start;
+        long sequence = 0;
+        while (sequence < count || !batch.isEmpty())
+        {
+            if (rate > 0 && batch.isEmpty())
+            {
+                LockSupport.parkNanos(start + (long)(sequence * 1e9 / rate) - System.nanoTime());
+            }
+            final int held = batch.size();
+            final int claimed = channel.claim(batch, (int)Math.min(batch.capacity() - held, count - sequence));
+            final long now = clock.nanoTime();
+            for (int i = 0; i < claimed; i++)
+            {
+                final Sample sample = batch.get(held + i).sequence(sequence).origin(now / 1_000_000_000L,
+                    now % 1_000_000_000L);
+                SignalPattern.fill(sample, signals, sequence++);
+            }
+            if (channel.write(batch) > 0)
+            {
+                stalledSince = System.nanoTime();
+                idle.reset();
+            }
+            else if (System.nanoTime() - stalledSince > TimeUnit.MILLISECONDS.toNanos(timeoutMillis))
+            {
+                channel.release(batch);
+                return "the channel took no sample for " + timeoutMillis + " ms after sequence " + (sequence -
+                    batch.size() - 1) + " (it is " + channel.state() + ")";
+            }
+            else
+            {
+                idle.idle();
+            }
+        }
+        final double seconds = (System.nanoTime() - start) / 1e9;
+        summary(String.format("%s: wrote %d samples of %d signals to %s over %s in %.3f s", config.name(), count,
+            signals.size(), text(config.outAddress()), config.mode(), seconds));
+        return awaitTargetDone(channel);
+    }
+
+    /**
+     * RC and UC: the target closes the connection once it has every sample, and only then may the source go
+     * (closing earlier would flush sends still in flight). UD has no connection: linger, then go.
+     */
+    private String awaitTargetDone(final SampleChannel channel)
+    {
+        if (channel.config().mode() == TransportMode.UD)
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(lingerMillis));
+            return null;
+        }
+        final IdleStrategy idle = channel.config().idle().newStrategy();
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (channel.state() == ChannelState.CONNECTED)
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                return "the target did not close the connection within " + timeoutMillis + " ms of the last sample";
+            }
+            idle.idle();
+        }
+        return null;
+    }
+
+    /** @return null when exactly COUNT samples arrived in order and intact, else what went wrong. */
+    private String readSamples(final SampleChannel channel)
+    {
+        final ChannelConfig config = channel.config();
+        final ArrivalCheck check = new ArrivalCheck(config.signals());
+        final SampleBatch batch = new SampleBatch(config.inVectorize());
+        long start = 0;
+        while (check.received() < count)
+        {
+            if (channel.read(batch, timeoutMillis, TimeUnit.MILLISECONDS) == 0)
+            {
+                return "no sample arrived for " + timeoutMillis + " ms (it is " + channel.state() + "); " +
+                    check.problem(count);
+            }
+            start = check.received() == 0 ? System.nanoTime() : start;
+            for (int i = 0; i < batch.size(); i++)
+            {
+                check.accept(batch.get(i));
+            }
+        }
+        channel.release(batch);
+        final double seconds = (System.nanoTime() - start) / 1e9;
+        final String problem = check.problem(count);
+        summary(String.format("%s: read %d samples on %s over %s in %.3f s from the first: %s", config.name(), check.received(),
+            text(config.inAddress()), config.mode(), seconds, problem == null ? "complete, in order, intact" : problem));
+        return problem;
+    }
+
+    private boolean awaitPeer(final SampleChannel channel)
+    {
+        try
+        {
+            return channel.awaitConnected(timeoutMillis, TimeUnit.MILLISECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The summary line goes to standard output with the text table, to standard error beside JSON. */
+    private void summary(final String line)
+    {
+        final PrintWriter to = "json".equals(statsFormat) ? spec.commandLine().getErr() :
+            spec.commandLine().getOut();
+        to.println(line);
+        to.flush();
+    }
+
+    private void printStats(final StatsSnapshot stats)
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        out.print("json".equals(statsFormat) ? stats.toJson() + System.lineSeparator() : stats.toText());
+        out.flush();
+    }
+
+    private static String text(final InetSocketAddress address)
+    {
+        return address.getHostString() + ":" + address.getPort();
+    }
+
+    private void checkArguments()
+    {
+        if (count < 1)
+        {
+            throw new IllegalArgumentException("--count " + count + " must be at least 1");
+        }
+        if (!(rate >= 0 && rate < Double.POSITIVE_INFINITY))
+        {
+            throw new IllegalArgumentException("--rate " + rate + " must be 0 (no pacing) or a positive number");
+        }
+        if (!"text".equals(statsFormat) && !"json".equals(statsFormat))
+        {
+            throw new IllegalArgumentException("--stats-format " + statsFormat + " must be text or json");
+        }
+        if (timeoutMillis < 1 || lingerMillis < 0)
+        {
+            throw new IllegalArgumentException("--timeout-ms " + timeoutMillis + " must be at least 1 and " +
+                "--linger-ms " + lingerMillis + " at least 0");
+        }
+    }
+}

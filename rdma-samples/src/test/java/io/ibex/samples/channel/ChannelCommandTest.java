@@ -1,0 +1,137 @@
+package io.ibex.samples.channel;
+
+import io.ibex.samples.IbexRun;
+import io.ibex.samples.SoftResourcesReleased;
+import io.ibex.transport.config.ChannelConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code ibex channel} with the example configs (examples/channel-loopback.conf and its JSON twin), their ports
+ * replaced by free ones: source and target on two threads of this JVM, on the soft provider.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@ExtendWith(SoftResourcesReleased.class)
+class ChannelCommandTest
+{
+    private static final Path EXAMPLES = Path.of("..", "examples");
+
+    @TempDir
+    private Path dir;
+
+    private final int targetPort = IbexRun.freePort();
+    private final int sourcePort = IbexRun.freePort();
+
+    @Test
+    void rcSamplesArriveCompleteInOrderAndIntact() throws IOException
+    {
+        final Path config = example("channel-loopback.conf", "RC");
+        final IbexRun target = IbexRun.start("channel", config.toString(), "target", "--count", "500");
+        final IbexRun source = IbexRun.run("channel", config.toString(), "source", "--count", "500");
+
+        source.assertSucceeded();
+        target.assertSucceeded();
+        source.line(Pattern.compile("source: wrote 500 samples of 3 signals to 127\\.0\\.0\\.1:" + targetPort +
+            " over RC in [0-9.]+ s"));
+        target.line(Pattern.compile("target: read 500 samples on 127\\.0\\.0\\.1:" + targetPort +
+            " over RC in [0-9.]+ s from the first: complete, in order, intact"));
+        assertCounter(source, "sent", 500);
+        assertCounter(source, "dropped", 0);
+        assertCounter(target, "received", 500);
+        assertCounter(target, "invalid", 0);
+        target.line(Pattern.compile("owd +µs +500 .*"));
+        target.line(Pattern.compile("skipped +samples +0 .*"));
+    }
+
+    @Test
+    void udSamplesFromTheJsonTwinArriveAndTheStatsComeAsJson() throws IOException
+    {
+        final Path config = example("channel-loopback.json", "UD");
+        final IbexRun target = IbexRun.start("channel", config.toString(), "target", "--count", "200",
+            "--stats-format", "json");
+        final IbexRun source = IbexRun.run("channel", config.toString(), "source", "--count", "200", "--rate",
+            "2000", "--linger-ms", "200", "--stats-format", "json");
+
+        source.assertSucceeded();
+        target.assertSucceeded();
+        assertTrue(target.err().contains("target: read 200 samples on 127.0.0.1:" + targetPort + " over UD"),
+            target.toString());
+        final String json = target.out().strip();
+        assertTrue(json.startsWith("{\"metrics\":{\"owd\":{") && json.endsWith("}"), json);
+        assertTrue(json.contains("\"received\":200,") && json.contains("\"invalid\":0,"), json);
+        assertTrue(source.out().contains("\"sent\":200,") && source.out().contains("\"dropped\":0,"), source.out());
+    }
+
+    @Test
+    void theJsonTwinDescribesTheSameNodes()
+    {
+        for (final String node : new String[] {"source", "target"})
+        {
+            assertEquals(ChannelConfig.read(EXAMPLES.resolve("channel-loopback.conf"), node),
+                ChannelConfig.read(EXAMPLES.resolve("channel-loopback.json"), node), node);
+        }
+    }
+
+    @Test
+    void aTargetWhoseSourceSendsTooFewSaysHowManyCame() throws IOException
+    {
+        final Path config = example("channel-loopback.conf", "RC");
+        final IbexRun target = IbexRun.start("channel", config.toString(), "target", "--count", "8",
+            "--timeout-ms", "1000");
+        // The source waits for the target to close the connection, which it does when it gives up.
+        final IbexRun source = IbexRun.run("channel", config.toString(), "source", "--count", "5");
+
+        target.assertFailed("channel", "target: no sample arrived for 1000 ms (it is CONNECTED); received 5 of 8 " +
+            "samples; 0 dropped, 0 invalid");
+        assertCounter(target, "received", 5);
+        source.assertSucceeded();
+    }
+
+    @Test
+    void aSourceWithoutTargetGivesUpAfterTheTimeout() throws IOException
+    {
+        final Path config = example("channel-loopback.conf", "RC");
+        IbexRun.run("channel", config.toString(), "source", "--timeout-ms", "500")
+            .assertFailed("channel", "source: no target connected at 127.0.0.1:" + targetPort + " within 500 ms");
+    }
+
+    @Test
+    void badArgumentsAndUnknownNodesAreNamed() throws IOException
+    {
+        final Path config = example("channel-loopback.conf", "RC");
+        IbexRun.run("channel", config.toString(), "target", "--stats-format", "xml")
+            .assertFailed("channel", "--stats-format xml must be text or json");
+        IbexRun.run("channel", config.toString(), "target", "--count", "0")
+            .assertFailed("channel", "--count 0 must be at least 1");
+        IbexRun.run("channel", config.toString(), "nosuch")
+            .assertFailed("channel", "no node 'nosuch' in nodes (it has: target, source)");
+    }
+
+    /** @return the example with free ports and the transport mode, written to the test's folder. */
+    private Path example(final String name, final String mode) throws IOException
+    {
+        final String text = Files.readString(EXAMPLES.resolve(name))
+            .replace("127.0.0.1:10501", "127.0.0.1:" + targetPort)
+            .replace("127.0.0.1:10502", "127.0.0.1:" + sourcePort)
+            .replaceAll("(\"?rdma_transport_mode\"?\\s*[=:]\\s*)\"RC\"", "$1\"" + mode + "\"");
+        final Path config = dir.resolve(name);
+        Files.writeString(config, text);
+        return config;
+    }
+
+    private static void assertCounter(final IbexRun run, final String counter, final long value)
+    {
+        run.line(Pattern.compile(counter + " +" + value));
+    }
+}
