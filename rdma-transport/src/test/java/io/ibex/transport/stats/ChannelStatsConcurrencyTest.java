@@ -163,7 +163,9 @@ class ChannelStatsConcurrencyTest
         updateAll(samples, SAMPLES);
         final long allocated = threads.getThreadAllocatedBytes(thread) - before;
 
-        assertEquals(0, allocated, "bytes allocated by " + SAMPLES + " updates of each kind");
+        // Under a byte per update: no update allocates (the smallest object is 16 bytes). Not exactly 0, since
+        // the JIT may still compile and deoptimise during the run (328 bytes once in CI).
+        assertTrue(allocated < SAMPLES, allocated + " bytes allocated by " + SAMPLES + " updates of each kind");
         assertEquals(2L * SAMPLES, stats.get(Counter.RECEIVED));
     }
 
