@@ -1,9 +1,9 @@
 #!/bin/bash
 # The real-verbs tests: builds on the host, then in ONE Soft-RoCE guest boot runs
 #   1. the conformance suite (io.ibex.rdma.conformance), the disni provider's own tests
-#      (io.ibex.rdma.provider.disni, tagged "verbs") and rdma-transport's tests (io.ibex.transport: sample
-#      channels), all on the disni provider over rxe0, with kernel resource hygiene checked after every test
-#      (io.ibex.rdma.hygiene.KernelResourceHygiene);
+#      (io.ibex.rdma.provider.disni, tagged "verbs") and rdma-transport's tests that touch a device
+#      (io.ibex.transport.channel and .sample; config and stats tests need none), all on the disni provider
+#      over rxe0, with kernel resource hygiene checked after every test (io.ibex.rdma.hygiene.KernelResourceHygiene);
 #   2. every interop pair in softroce/interop/*.sh (ibex against the rdma-core/librdmacm C tools; perf.sh runs
 #      ibex send-lat/send-bw against themselves), with
 #      `rdma resource show` back at its baseline after each script.
@@ -41,7 +41,7 @@ fi
 
 selectors=("$@")
 [ ${#selectors[@]} -gt 0 ] || selectors=(--select-package io.ibex.rdma.conformance --select-package io.ibex.rdma.provider.disni \
-    --select-package io.ibex.transport)
+    --select-package io.ibex.transport.channel --select-package io.ibex.transport.sample)
 printf '%q ' "${selectors[@]}" > "$OUT/selectors"
 echo "${IBEX_INTEROP-softroce/interop/*.sh}" > "$OUT/interop"
 
