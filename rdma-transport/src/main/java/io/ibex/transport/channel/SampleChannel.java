@@ -63,7 +63,7 @@ public final class SampleChannel implements AutoCloseable
     private ChannelConfig config;
     private ChannelStats stats;
     private IdleStrategy readIdle;
-    private Running running;
+    private volatile Running running;
 
     private SampleChannel()
     {
@@ -108,7 +108,7 @@ public final class SampleChannel implements AutoCloseable
         {
             require("parse", ChannelState.INITIALIZED);
             this.config = config;
-            this.stats = new ChannelStats();
+            this.stats = new ChannelStats(ChannelStats.DEFAULT_WARM_UP, clock);
             this.readIdle = config.idle().newStrategy();
             state = ChannelState.PARSED;
         }
