@@ -64,8 +64,9 @@ final class ChannelConnector implements Runnable
     private final ChannelStats stats;
     private final Listener listener;
     private final QpType qpType;
+    /** The id bindFirst bound: a source connects with it, a target listens on it. */
+    private final CmId first;
     private volatile boolean running = true;
-    private volatile boolean listenCalled;
     private CmId connecting;
     private volatile CmId listening;
     private Connection requested;
@@ -92,14 +93,7 @@ final class ChannelConnector implements Runnable
         this.listener = listener;
         this.qpType = qpType(config.mode());
         this.backoffNanos = config.reconnectMinDelay().toNanos();
-        if (config.isSource())
-        {
-            connecting = first;
-        }
-        else
-        {
-            listening = first;
-        }
+        this.first = first;
     }
 
     /**
@@ -119,7 +113,7 @@ final class ChannelConnector implements Runnable
     boolean isListening()
     {
         final CmId id = listening;
-        return id != null && !id.isClosed() && running && listenCalled;
+        return id != null && !id.isClosed() && running;
     }
 
     /** Asks the thread to end; it disconnects and frees every connection first. */
@@ -165,9 +159,9 @@ final class ChannelConnector implements Runnable
 
     private void begin()
     {
-        if (connecting != null)
+        if (config.isSource())
         {
-            connect(connecting);
+            connect(first);
             if (qpType == QpType.UD)
             {
                 listen(bound(config.inAddress()));
@@ -175,7 +169,7 @@ final class ChannelConnector implements Runnable
         }
         else
         {
-            listen(listening);
+            listen(first);
         }
     }
 
@@ -215,7 +209,6 @@ final class ChannelConnector implements Runnable
     {
         id.listen(LISTEN_BACKLOG);
         listening = id;
-        listenCalled = true;
         LOG.info("{}: listening on {} ({})", config.name(), id.localAddress(), config.mode());
     }
 
@@ -227,7 +220,7 @@ final class ChannelConnector implements Runnable
         }
         catch (final RuntimeException ex)
         {
-            connectFailed("connecting to " + config.outAddress() + " failed: " + ex.getMessage());
+            connectFailed(ex.getMessage());
         }
     }
 
@@ -253,7 +246,7 @@ final class ChannelConnector implements Runnable
             if (ours)
             {
                 closeConnecting();
-                connectFailed("connecting to " + config.outAddress() + " failed: " + ex.getMessage());
+                connectFailed(ex.getMessage());
             }
             else if (broken == null && event.id() != null && event.id() != listening)
             {
@@ -411,8 +404,7 @@ final class ChannelConnector implements Runnable
             tearDown(requested);
         }
         closeConnecting();
-        connectFailed("connecting to " + config.outAddress() + " failed: " + event.type() +
-            (event.status() != 0 ? " (status " + event.status() + ")" : ""));
+        connectFailed(event.type() + (event.status() != 0 ? " (status " + event.status() + ")" : ""));
     }
 
     private void closeConnecting()
@@ -425,8 +417,9 @@ final class ChannelConnector implements Runnable
     }
 
     /** After a failed connect: fall back to listening, try again later, or give up, as the config says. */
-    private void connectFailed(final String what)
+    private void connectFailed(final String reason)
     {
+        final String what = "connecting to " + config.outAddress() + " failed: " + reason;
         if (!everConnected && config.outUseFallback() && listening == null)
         {
             LOG.warn("{}: {}: falling back to listening on {} as a target (out.use_fallback)", config.name(), what,

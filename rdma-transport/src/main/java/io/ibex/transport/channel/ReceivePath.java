@@ -100,7 +100,7 @@ final class ReceivePath extends DataPath
         lock.lock();
         try
         {
-            release(batch);
+            batch.releaseInto(pool, "read");
             if (shutDown)
             {
                 return 0;

@@ -112,22 +112,35 @@ public final class SampleBatch
     }
 
     /**
+     * @param owner     the pool the caller works on.
+     * @param operation what is being done, for the message.
+     * @throws IllegalArgumentException unless the batch is empty or holds samples of {@code owner}.
+     */
+    void requireFrom(final SamplePool owner, final String operation)
+    {
+        if (size > 0 && pool != owner)
+        {
+            throw new IllegalArgumentException(operation + ": the batch holds samples of another pool (claimed" +
+                " ones passed to read, received ones to write, another channel's, or from before a restart):" +
+                " release them first");
+        }
+    }
+
+    /**
      * Gives every sample back to its pool, which must be {@code owner}; a batch whose pool is closed (samples
      * of a stopped channel) is just emptied, its samples went with the pool.
      */
     void releaseInto(final SamplePool owner, final String operation)
     {
-        if (size > 0 && pool != owner && !pool.isClosed())
+        if (size > 0 && pool != owner && pool.isClosed())
         {
-            throw new IllegalArgumentException(operation + ": the batch holds samples of another pool (claimed" +
-                " ones passed to read, received ones to write, or another channel's): release them first");
+            size = 0;
+            return;
         }
-        if (pool == owner)
+        requireFrom(owner, operation);
+        for (int i = 0; i < size; i++)
         {
-            for (int i = 0; i < size; i++)
-            {
-                pool.release(slots[i]);
-            }
+            pool.release(slots[i]);
         }
         size = 0;
     }

@@ -82,7 +82,7 @@ final class SendPath extends DataPath
         lock.lock();
         try
         {
-            requireOwnPool(batch, "claim");
+            batch.requireFrom(pool, "claim");
             if (shutDown)
             {
                 return 0;
@@ -125,7 +125,7 @@ final class SendPath extends DataPath
             {
                 return 0;
             }
-            requireOwnPool(batch, "write");
+            batch.requireFrom(pool, "write");
             if (failure != null)
             {
                 throw new ChannelException("the send path failed: " + failure);
@@ -373,14 +373,5 @@ final class SendPath extends DataPath
             stats.add(Counter.DROPPED, count);
         }
         retired = upTo + 1;
-    }
-
-    private void requireOwnPool(final SampleBatch batch, final String operation)
-    {
-        if (!batch.isEmpty() && batch.pool() != pool)
-        {
-            throw new IllegalArgumentException(operation + ": the batch holds samples that are not this channel's" +
-                " claimed samples (received ones, another channel's, or from before a restart): release them first");
-        }
     }
 }
