@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
  * Awaits the completions of one connection's queue pair while watching its connection manager, so a peer that
  * disconnects or dies ends the wait at once with a message naming what was awaited, and a peer that goes
  * silent ends it after the time limit. Successful SEND completions that come while something else is awaited
- * are passed over, as the C examples' completion handlers do.
+ * are passed over, as the C examples' completion handlers do. A receive that completes while something else is
+ * awaited (the peer's reply can complete before this side's SEND does: its ACK comes later) is kept for the
+ * next wait for a RECV; a second one before that is an error, as is any other unexpected opcode.
  */
 public final class CompletionWatch
 {
@@ -27,6 +29,8 @@ public final class CompletionWatch
     private final CompletionQueue cq;
     private final CmSequence cm;
     private final WorkCompletion[] polled = { new WorkCompletion() };
+    private final WorkCompletion earlyReceive = new WorkCompletion();
+    private boolean hasEarlyReceive;
     private final IdleStrategy idle = new BackoffIdleStrategy(SPINS, YIELDS, MIN_PARK_NS, MAX_PARK_NS);
 
     /**
@@ -53,6 +57,11 @@ public final class CompletionWatch
      */
     public WorkCompletion await(final WcOpcode expected, final String awaited)
     {
+        if (hasEarlyReceive && expected == WcOpcode.RECV)
+        {
+            hasEarlyReceive = false;
+            return earlyReceive;
+        }
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(cm.timeoutMillis());
         idle.reset();
         PeerDisconnectedException disconnected = null;
@@ -66,7 +75,12 @@ public final class CompletionWatch
                 {
                     return wc;
                 }
-                continue; // a SEND completion passing by
+                if (wc.opcode() == WcOpcode.RECV)
+                {
+                    earlyReceive.copyFrom(wc);
+                    hasEarlyReceive = true;
+                }
+                continue; // a SEND completion passing by, or a receive kept for later
             }
             if (disconnected != null)
             {
@@ -107,7 +121,8 @@ public final class CompletionWatch
                 "work request %d on QP 0x%06x failed while awaiting %s: status %s, vendor_err 0x%x", wc.wrId(),
                 wc.qpNum(), awaited, wc.status(), wc.vendorErr()));
         }
-        if (wc.opcode() != expected && wc.opcode() != WcOpcode.SEND)
+        final boolean keepable = wc.opcode() == WcOpcode.RECV && !hasEarlyReceive;
+        if (wc.opcode() != expected && wc.opcode() != WcOpcode.SEND && !keepable)
         {
             throw new IllegalStateException("awaiting " + awaited + " (" + expected + "), got a " + wc.opcode() +
                 " completion");

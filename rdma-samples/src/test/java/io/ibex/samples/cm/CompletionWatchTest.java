@@ -59,6 +59,27 @@ class CompletionWatchTest
         assertEquals("the peer disconnected while awaiting the server's reply", ex.getMessage());
     }
 
+    @Test
+    void aReplyThatCompletesBeforeTheOwnSendIsKeptForTheNextReceiveWait()
+    {
+        cq.results.add(new WorkCompletion().set(7, WcStatus.SUCCESS, WcOpcode.RECV, 0, 16, 0, 1, 0, 0, 0));
+        cq.results.add(new WorkCompletion().set(8, WcStatus.SUCCESS, WcOpcode.SEND, 0, 0, 0, 1, 0, 0, 0));
+
+        assertEquals(8, watch.await(WcOpcode.SEND, "the completion of the message").wrId());
+        assertEquals(7, watch.await(WcOpcode.RECV, "the server's reply").wrId());
+    }
+
+    @Test
+    void aSecondEarlyReceiveIsStillAnError()
+    {
+        cq.results.add(new WorkCompletion().set(7, WcStatus.SUCCESS, WcOpcode.RECV, 0, 16, 0, 1, 0, 0, 0));
+        cq.results.add(new WorkCompletion().set(9, WcStatus.SUCCESS, WcOpcode.RECV, 0, 16, 0, 1, 0, 0, 0));
+
+        final IllegalStateException ex = assertThrows(IllegalStateException.class,
+            () -> watch.await(WcOpcode.SEND, "the completion of the message"));
+        assertEquals("awaiting the completion of the message (SEND), got a RECV completion", ex.getMessage());
+    }
+
     /** The first {@code emptyPolls} polls find nothing; each later one returns the next scripted completion. */
     private static final class ScriptedCq implements CompletionQueue
     {
