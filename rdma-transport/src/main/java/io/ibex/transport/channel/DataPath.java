@@ -1,16 +1,14 @@
 package io.ibex.transport.channel;
 
-import java.util.concurrent.locks.ReentrantLock;
-
 /**
  * What the send and receive paths share: a lock that keeps the data thread (writer or reader) and the connection
- * manager's thread apart (uncontended on the hot path, and allocation-free), the connection in use, the first
- * fatal completion seen on it, and the shut-down flag that lets a busy data thread finish before the queues are
- * freed.
+ * manager's thread apart ({@link PathLock}: uncontended and allocation-free on the hot path), the connection in
+ * use, the first fatal completion seen on it, and the shut-down flag that lets a busy data thread finish before
+ * the queues are freed.
  */
 abstract class DataPath
 {
-    protected final ReentrantLock lock = new ReentrantLock();
+    protected final PathLock lock = new PathLock();
     protected Connection connection;
     protected String failure;
     protected boolean shutDown;

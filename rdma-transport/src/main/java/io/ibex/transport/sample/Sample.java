@@ -1,5 +1,6 @@
 package io.ibex.transport.sample;
 
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
@@ -24,6 +25,8 @@ public final class Sample
     public static final int MAX_CAPACITY = 1000;
     /** Bytes of sequence and ts.origin before the values on the wire. */
     public static final int WIRE_HEADER_LENGTH = 24;
+    /** Bytes of each value on the wire and in a slot. */
+    public static final int VALUE_LENGTH = 8;
     /** Bytes of the GRH in front of every UD receive. */
     public static final int GRH_LENGTH = 40;
     /** Offset of the GRH room in a slot. */
@@ -68,7 +71,7 @@ public final class Sample
     public static int slotLength(final int capacity)
     {
         checkCapacity(capacity);
-        return (VALUES_OFFSET + 8 * capacity + SLOT_ALIGNMENT - 1) & -SLOT_ALIGNMENT;
+        return (VALUES_OFFSET + VALUE_LENGTH * capacity + SLOT_ALIGNMENT - 1) & -SLOT_ALIGNMENT;
     }
 
     /**
@@ -77,7 +80,7 @@ public final class Sample
      */
     public static int wireLength(final int length)
     {
-        return WIRE_HEADER_LENGTH + 8 * length;
+        return WIRE_HEADER_LENGTH + VALUE_LENGTH * length;
     }
 
     /**
@@ -273,10 +276,25 @@ public final class Sample
     public Sample initialise(final SignalList signals)
     {
         length(signals.size());
-        for (int i = 0; i < signals.size(); i++)
-        {
-            bits(i, signals.get(i).initBits());
-        }
+        final DirectBuffer initialValues = signals.initialValues();
+        buffer.putBytes(valueOffset(0), initialValues, 0, initialValues.capacity());
+        return this;
+    }
+
+    /**
+     * Copies another sample into this one: flags, length, ts.received, and the wire image (sequence, ts.origin and
+     * the values it carries), in two copies.
+     *
+     * @param source the sample to copy, in any memory.
+     * @return this.
+     * @throws IndexOutOfBoundsException if the source carries more values than this slot holds.
+     */
+    public Sample copyFrom(final Sample source)
+    {
+        final int length = source.length();
+        length(length);
+        buffer.putBytes(offset, source.buffer, source.offset, RECEIVED_NANOS_OFFSET + Long.BYTES);
+        buffer.putBytes(wireOffset(), source.buffer, source.wireOffset(), wireLength(length));
         return this;
     }
 
@@ -306,7 +324,7 @@ public final class Sample
         {
             throw new IndexOutOfBoundsException("value " + index + " outside 0.." + (capacity - 1));
         }
-        return offset + VALUES_OFFSET + 8 * index;
+        return offset + VALUES_OFFSET + VALUE_LENGTH * index;
     }
 
     private static void checkCapacity(final int capacity)

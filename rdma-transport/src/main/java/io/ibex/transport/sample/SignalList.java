@@ -1,30 +1,46 @@
 package io.ibex.transport.sample;
 
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The signals of a channel's samples, in slot order, as VILLASnode describes them: a list of signals, a count
- * of floats, or a format string such as {@code "12f3i"} (twelve floats, then three integers).
- *
- * @param signals the signals, at least one.
+ * of floats, or a format string such as {@code "12f3i"} (twelve floats, then three integers). Immutable.
+ * <p>
+ * It keeps the initial values as one wire image too, so initialising a claimed sample is one copy rather than
+ * a store per value.
  */
-public record SignalList(List<Signal> signals)
+public final class SignalList
 {
     /** How many floats a channel carries when its config names no signals, as VILLASnode. */
     public static final int DEFAULT_COUNT = 64;
     /** 64 floats. */
     public static final SignalList DEFAULT = ofCount(DEFAULT_COUNT);
 
+    private final List<Signal> signals;
+    private final UnsafeBuffer initialValues;
+
     /**
      * Copies the list and checks that it is not empty.
+     *
+     * @param signals the signals, at least one.
+     * @throws IllegalArgumentException if it is empty.
      */
-    public SignalList
+    public SignalList(final List<Signal> signals)
     {
-        signals = List.copyOf(signals);
-        if (signals.isEmpty())
+        this.signals = List.copyOf(signals);
+        if (this.signals.isEmpty())
         {
             throw new IllegalArgumentException("a signal list needs at least one signal");
+        }
+        this.initialValues = new UnsafeBuffer(new byte[Sample.VALUE_LENGTH * this.signals.size()]);
+        for (int i = 0; i < this.signals.size(); i++)
+        {
+            initialValues.putLong(Sample.VALUE_LENGTH * i, this.signals.get(i).initBits(), ByteOrder.LITTLE_ENDIAN);
         }
     }
 
@@ -93,6 +109,12 @@ public record SignalList(List<Signal> signals)
         return new SignalList(signals);
     }
 
+    /** @return the signals, in slot order. */
+    public List<Signal> signals()
+    {
+        return signals;
+    }
+
     /** @return how many signals, which is how many value slots a sample needs. */
     public int size()
     {
@@ -103,6 +125,30 @@ public record SignalList(List<Signal> signals)
     public Signal get(final int index)
     {
         return signals.get(index);
+    }
+
+    /** @return every signal's initial value, 8 little-endian bytes each in slot order: a sample's value image. */
+    DirectBuffer initialValues()
+    {
+        return initialValues;
+    }
+
+    @Override
+    public boolean equals(final Object other)
+    {
+        return other instanceof SignalList list && signals.equals(list.signals);
+    }
+
+    @Override
+    public int hashCode()
+    {
+        return signals.hashCode();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "SignalList" + signals;
     }
 
     private static int parseCount(final String format, final int start, final int end)

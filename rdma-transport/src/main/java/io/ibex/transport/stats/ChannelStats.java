@@ -11,9 +11,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * histograms, and event counters ({@link Counter}).
  * <p>
  * Thread contract, as a channel's: one reader thread calls {@link #onReceived}, one writer thread calls
- * {@link #onSent}; any thread may {@link #add} to a counter. These take no lock and allocate nothing. Any thread
- * may read a counter ({@link #get}), take a {@link #snapshot()} or {@link #reset()}; those two take a lock only
- * they use, and may allocate.
+ * {@link #onSent}; each counter has one writer at a time ({@link #add}: a channel adds each under the lock of
+ * the path it belongs to). These take no lock, use no atomic read-modify-write and allocate nothing. Any thread
+ * may read a counter ({@link #get}), take a {@link #snapshot()} or {@link #reset()}; these take a lock only they
+ * use, and the last two may allocate.
  * <p>
  * Each histogram holds 0 to a day in nanoseconds at 1% resolution, about 42 KiB; a metric keeps three, so a
  * channel's stats take about 0.8 MiB.
@@ -32,6 +33,7 @@ public final class ChannelStats
     private final EpochNanoClock clock;
     private final MetricRecorder[] metrics = new MetricRecorder[METRICS.length];
     private final AtomicLongArray counters = new AtomicLongArray((COUNTERS.length + 1) * COUNTER_STRIDE);
+    private final long[] counterBaselines = new long[COUNTERS.length];
     private final Object snapshotLock = new Object();
     private volatile long generation;
 
@@ -157,14 +159,16 @@ public final class ChannelStats
     }
 
     /**
-     * Any thread: adds to a counter, atomically.
+     * The counter's writer (one thread at a time, each seeing the previous one's adds): adds to a counter with an
+     * ordered store, which readers on other threads see whole.
      *
      * @param counter the counter.
      * @param delta   how much.
      */
     public void add(final Counter counter, final long delta)
     {
-        counters.getAndAdd(counterIndex(counter), delta);
+        final int index = counterIndex(counter);
+        counters.setRelease(index, counters.getPlain(index) + delta);
     }
 
     /**
@@ -175,7 +179,10 @@ public final class ChannelStats
      */
     public long get(final Counter counter)
     {
-        return counters.get(counterIndex(counter));
+        synchronized (snapshotLock)
+        {
+            return counters.getAcquire(counterIndex(counter)) - counterBaselines[counter.ordinal()];
+        }
     }
 
     /**
@@ -217,7 +224,7 @@ public final class ChannelStats
             }
             for (final Counter counter : COUNTERS)
             {
-                counters.getAndAdd(counterIndex(counter), -get(counter));
+                counterBaselines[counter.ordinal()] = counters.getAcquire(counterIndex(counter));
             }
             generation = generation + 1;
         }

@@ -77,6 +77,31 @@ class SampleTest
     }
 
     @Test
+    void copyFromTakesFlagsTimestampsSequenceAndTheCarriedValuesOnly()
+    {
+        final Sample wide = new Sample().wrap(new UnsafeBuffer(new byte[Sample.slotLength(8)]), 0, 8);
+        wide.initialise(SignalList.ofCount(8)).floatValue(7, 9.0);
+        wide.length(2).sequence(42).origin(7, 8).received(9, 10).flags(Sample.HAS_SEQUENCE | Sample.NEW_FRAME)
+            .floatValue(0, 1.5).integerValue(1, -3);
+
+        sample.floatValue(2, 2.5);
+        sample.copyFrom(wide);
+
+        assertEquals(2, sample.length());
+        assertEquals(42, sample.sequence());
+        assertEquals(7, sample.originSeconds());
+        assertEquals(8, sample.originNanos());
+        assertEquals(9, sample.receivedSeconds());
+        assertEquals(10, sample.receivedNanos());
+        assertEquals(Sample.HAS_SEQUENCE | Sample.NEW_FRAME, sample.flags());
+        assertEquals(1.5, sample.floatValue(0));
+        assertEquals(-3, sample.integerValue(1));
+        assertEquals(2.5, sample.floatValue(2), "a value beyond the source's length is left alone");
+        wide.length(4);
+        assertThrows(IndexOutOfBoundsException.class, () -> sample.copyFrom(wide));
+    }
+
+    @Test
     void aValidReceiveSetsLengthTimestampAndFlags()
     {
         assertTrue(SampleWire.accept(sample, Sample.wireLength(2), false, 5, 6));
