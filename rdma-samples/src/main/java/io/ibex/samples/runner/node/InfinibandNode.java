@@ -1,0 +1,276 @@
+package io.ibex.samples.runner.node;
+
+import io.ibex.transport.channel.SampleBatch;
+import io.ibex.transport.channel.SampleChannel;
+import io.ibex.transport.config.ChannelConfig;
+import io.ibex.transport.config.ConfigException;
+import io.ibex.transport.config.ConfigGroup;
+import io.ibex.transport.config.ConfigValue;
+import io.ibex.transport.sample.SignalList;
+import io.ibex.transport.stats.ChannelStats;
+import io.ibex.transport.stats.Counter;
+import io.ibex.transport.stats.Metric;
+import io.ibex.transport.stats.MetricSnapshot;
+import io.ibex.transport.stats.StatsSnapshot;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A node of type {@code infiniband}: one {@link SampleChannel}, with every key of VILLASnode's node-type
+ * (docs/config.md). A source (with {@code out.address}) connects to its target, a target listens. As a path's
+ * input it copies received samples into the path's block and gives them back to the channel at once; as a path's
+ * output it claims samples of the send pool, copies the block's into them and writes them, taking only what the
+ * channel takes (back-pressure: nothing is dropped, the path offers the rest again).
+ */
+public final class InfinibandNode implements Node
+{
+    /** Builds infiniband nodes: binds and checks their settings as {@link ChannelConfig} does. */
+    public static final NodeFactory FACTORY = InfinibandNode::create;
+
+    private final ChannelConfig config;
+    private final SampleChannel channel;
+    private final SampleBatch received;
+    private final SampleBatch claimed;
+    private int nextReceived;
+
+    private InfinibandNode(final ChannelConfig config)
+    {
+        this.config = config;
+        this.channel = SampleChannel.create().parse(config).check();
+        this.received = new SampleBatch(config.inVectorize());
+        this.claimed = new SampleBatch(config.outVectorize());
+    }
+
+    private static ConfiguredNode create(final String name, final ConfigGroup settings, final NodeContext context)
+    {
+        final ChannelConfig config = ChannelConfig.fromGroup(name, settings).check();
+        final ConfigValue nodeHooks = config.hooks();
+        ConfigValue inHooks = config.inHooks();
+        ConfigValue outHooks = config.outHooks();
+        // VILLAS copies node-level hooks into each direction without its own; here a node's hooks form one list.
+        if (nodeHooks != null && inHooks == null)
+        {
+            inHooks = nodeHooks;
+        }
+        else if (nodeHooks != null && outHooks == null)
+        {
+            outHooks = nodeHooks;
+        }
+        else if (nodeHooks != null)
+        {
+            throw new ConfigException(nodeHooks.location(), "hooks: node '" + name + "' has in.hooks and " +
+                "out.hooks already: give its hooks in those");
+        }
+        return new ConfiguredNode(new InfinibandNode(config), inHooks, outHooks);
+    }
+
+    @Override
+    public String name()
+    {
+        return config.name();
+    }
+
+    @Override
+    public String type()
+    {
+        return ChannelConfig.NODE_TYPE;
+    }
+
+    @Override
+    public SignalList signals()
+    {
+        return config.signals();
+    }
+
+    @Override
+    public boolean readable()
+    {
+        return true;
+    }
+
+    @Override
+    public boolean writable()
+    {
+        return true;
+    }
+
+    /** @return whether the node connects to a peer ({@code out.address}) rather than only listening. */
+    public boolean isSource()
+    {
+        return config.isSource();
+    }
+
+    /** @return the channel's statistics (counters, owd and the other metrics), live. */
+    public ChannelStats stats()
+    {
+        return channel.stats();
+    }
+
+    /**
+     * Opens the channel: binds in.address, then connects (a source) or listens (a target).
+     *
+     * @throws NodeException naming the node and the address when the channel cannot start (e.g. the address is
+     *                       in use, or on no RDMA device).
+     */
+    @Override
+    public void start()
+    {
+        try
+        {
+            channel.start();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw new NodeException(name(), "cannot start on in.address " + text(config.inAddress()) + ": " +
+                withoutName(ex.getMessage()), ex);
+        }
+    }
+
+    /**
+     * Waits until the channel is connected to its peer.
+     *
+     * @param deadlineNanos until when to wait, on {@link System#nanoTime()}.
+     * @param timeout       the time the caller allowed, for the message.
+     * @throws NodeException naming the node and the peer's address when no connection came in time or the
+     *                       channel failed.
+     */
+    public void awaitConnected(final long deadlineNanos, final Duration timeout)
+    {
+        final boolean connected;
+        try
+        {
+            connected = channel.awaitConnected(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new NodeException(name(), "interrupted while connecting to " + peer(), ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw new NodeException(name(), "cannot connect to " + peer() + ": " + withoutName(ex.getMessage()), ex);
+        }
+        if (!connected)
+        {
+            throw new NodeException(name(), "no connection to " + peer() + " within " + timeout.toMillis() + " ms" +
+                (channel.isListening() ? "; it fell back to listening on " + text(config.inAddress()) +
+                " (out.use_fallback)" : ""), null);
+        }
+    }
+
+    @Override
+    public int read(final SampleBlock block)
+    {
+        try
+        {
+            if (nextReceived == received.size())
+            {
+                nextReceived = 0;
+                if (channel.read(received) == 0)
+                {
+                    block.size(0);
+                    return 0;
+                }
+            }
+            final int count = Math.min(block.slots(), received.size() - nextReceived);
+            for (int i = 0; i < count; i++)
+            {
+                block.get(i).copyFrom(received.get(nextReceived + i));
+            }
+            nextReceived += count;
+            if (nextReceived == received.size())
+            {
+                channel.release(received); // its receives are posted again the sooner
+                nextReceived = 0;
+            }
+            block.size(count);
+            return count;
+        }
+        catch (final RuntimeException ex)
+        {
+            throw failed(ex);
+        }
+    }
+
+    @Override
+    public int write(final SampleBlock block, final int from, final int count)
+    {
+        try
+        {
+            final int claimedCount = channel.claim(claimed, Math.min(count, claimed.capacity()));
+            for (int i = 0; i < claimedCount; i++)
+            {
+                claimed.get(i).copyFrom(block.get(from + i));
+            }
+            final int taken = claimedCount == 0 ? 0 : channel.write(claimed);
+            channel.release(claimed); // what it did not take the path offers again, and it is copied again
+            return taken;
+        }
+        catch (final RuntimeException ex)
+        {
+            throw failed(ex);
+        }
+    }
+
+    @Override
+    public void stop()
+    {
+        channel.release(received);
+        nextReceived = 0;
+        channel.stop();
+    }
+
+    @Override
+    public String summary()
+    {
+        final StatsSnapshot stats = channel.stats().snapshot();
+        final StringBuilder text = new StringBuilder()
+            .append(config.isSource() ? "source to " + text(config.outAddress()) : "target on " +
+                text(config.inAddress()))
+            .append(" over ").append(config.mode())
+            .append(": sent ").append(stats.counter(Counter.SENT))
+            .append(", dropped ").append(stats.counter(Counter.DROPPED))
+            .append(", received ").append(stats.counter(Counter.RECEIVED))
+            .append(", lost ").append(stats.metric(Metric.SKIPPED).sum())
+            .append(", reordered ").append(stats.metric(Metric.REORDERED).count())
+            .append(", invalid ").append(stats.counter(Counter.INVALID));
+        final MetricSnapshot owd = stats.metric(Metric.OWD);
+        if (owd.count() > 0)
+        {
+            text.append(String.format("; owd µs p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, max %.1f",
+                owd.p50() / 1e3, owd.p90() / 1e3, owd.p99() / 1e3, owd.p999() / 1e3, owd.max() / 1e3));
+        }
+        return text.toString();
+    }
+
+    @Override
+    public void close()
+    {
+        channel.close();
+    }
+
+    private String peer()
+    {
+        return text(config.outAddress());
+    }
+
+    /** A failure of the channel (it failed, or its peer's data was refused), as one naming this node. */
+    private NodeException failed(final RuntimeException ex)
+    {
+        return new NodeException(name(), withoutName(ex.getMessage()), ex);
+    }
+
+    /** Channel messages start with the node's name, which NodeException puts in front already. */
+    private String withoutName(final String message)
+    {
+        final String prefix = name() + ": ";
+        return message != null && message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+    }
+
+    private static String text(final InetSocketAddress address)
+    {
+        return address.getHostString() + ":" + address.getPort();
+    }
+}
