@@ -1,0 +1,102 @@
+package io.ibex.samples.runner;
+
+import io.ibex.samples.runner.node.NodeContext;
+import io.ibex.transport.config.IdleKind;
+import org.agrona.concurrent.OffsetEpochNanoClock;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+import org.agrona.concurrent.SystemNanoClock;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code ibex node CONFIG}: runs a VILLAS config (libconfig or JSON) as {@code villas node CONFIG} does: its nodes,
+ * and a thread per path moving samples from one node to others, with a live status line, until its inputs ended
+ * (or {@code --duration}, or SIGINT/SIGTERM); then a summary. docs/runner.md describes the node types, paths and
+ * hooks.
+ */
+@Command(
+    name = "node",
+    mixinStandardHelpOptions = true,
+    description = "Run a VILLAS config: its nodes (signal, file, infiniband) and paths, until the inputs end, " +
+        "--duration passes or SIGINT/SIGTERM arrives; then print a summary.")
+public final class NodeCommand implements Callable<Integer>
+{
+    private static final Duration TERMINAL_STATUS_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration LOG_STATUS_INTERVAL = Duration.ofSeconds(5);
+
+    @Parameters(index = "0", paramLabel = "CONFIG", description = "A VILLAS config: libconfig (.conf) or JSON (.json).")
+    private Path configFile;
+
+    @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
+        description = "Stop after this long (10s, 500ms, 2m; a number alone is seconds); default: when the " +
+            "inputs ended and the paths are idle.")
+    private Duration duration;
+
+    @Option(names = "--status-interval", paramLabel = "TIME", converter = DurationConverter.class,
+        description = "How often the status line is shown, 0 for never (default: the config's stats rate, else " +
+            "1s on a terminal, where it is updated in place, and 5s as a log line otherwise).")
+    private Duration statusInterval;
+
+    @Option(names = "--linger", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "1s",
+        description = "How long the paths must be idle after the inputs ended before the run ends " +
+            "(default: ${DEFAULT-VALUE}).")
+    private Duration linger;
+
+    @Option(names = "--connect-timeout", paramLabel = "TIME", converter = DurationConverter.class,
+        defaultValue = "10s", description = "How long the infiniband sources may take to connect before the " +
+            "paths start (default: ${DEFAULT-VALUE}).")
+    private Duration connectTimeout;
+
+    @Option(names = "--idle-strategy", paramLabel = "KIND", defaultValue = "yielding",
+        description = "How the path threads wait for work: busy-spin, yielding, backoff or sleeping " +
+            "(default: ${DEFAULT-VALUE}).")
+    private String idleStrategy;
+
+    @Spec
+    private CommandSpec spec;
+
+    /**
+     * Runs the config.
+     *
+     * @return 0 when it ran and stopped without a failure; failures are thrown and reported by the ibex command.
+     */
+    @Override
+    public Integer call()
+    {
+        final IdleKind idle = IdleKind.fromConfigName(idleStrategy);
+        final boolean terminal = System.console() != null;
+        final NodeContext context = new NodeContext(Path.of("").toAbsolutePath(), new OffsetEpochNanoClock(),
+            SystemNanoClock.INSTANCE);
+        try (RunConfig config = RunConfig.read(configFile, context, NodeTypes.standard()))
+        {
+            final Duration status = statusInterval != null ? statusInterval : config.statusInterval() != null ?
+                config.statusInterval() : terminal ? TERMINAL_STATUS_INTERVAL : LOG_STATUS_INTERVAL;
+            final Runner runner = new Runner(config, new RunOptions(duration, status, linger, connectTimeout, idle),
+                spec.commandLine().getOut(), terminal ? spec.commandLine().getErr() : null);
+            final ShutdownSignalBarrier signals = new ShutdownSignalBarrier();
+            final Thread watcher = new Thread(() ->
+            {
+                signals.await();
+                runner.requestStop("SIGINT or SIGTERM arrived");
+            }, "ibex-signals");
+            watcher.setDaemon(true);
+            watcher.start();
+            try
+            {
+                runner.run();
+            }
+            finally
+            {
+                signals.signal(); // lets the watcher go; a stop request now changes nothing
+            }
+        }
+        return 0;
+    }
+}

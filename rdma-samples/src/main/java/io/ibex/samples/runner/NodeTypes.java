@@ -1,0 +1,45 @@
+package io.ibex.samples.runner;
+
+import io.ibex.samples.runner.node.InfinibandNode;
+import io.ibex.samples.runner.node.NodeFactory;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The node types a runner knows, by the name a config gives in a node's {@code type}.
+ */
+public final class NodeTypes
+{
+    private final Map<String, NodeFactory> factories;
+
+    /**
+     * @param factories the factory of each type, by type name.
+     */
+    public NodeTypes(final Map<String, NodeFactory> factories)
+    {
+        this.factories = new TreeMap<>(factories);
+    }
+
+    /** @return the types of ibex: infiniband. */
+    public static NodeTypes standard()
+    {
+        return new NodeTypes(Map.of("infiniband", InfinibandNode.FACTORY));
+    }
+
+    /**
+     * @param type a node's {@code type}.
+     * @return its factory, or null if the type is not supported.
+     */
+    public NodeFactory factory(final String type)
+    {
+        return factories.get(type);
+    }
+
+    /** @return the supported type names, sorted. */
+    public List<String> names()
+    {
+        return List.copyOf(factories.keySet());
+    }
+}
