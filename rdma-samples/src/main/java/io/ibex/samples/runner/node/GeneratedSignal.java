@@ -17,41 +17,31 @@ import java.util.Objects;
  * @param pulseHigh  a pulse's value inside it (before the offset is added).
  * @param phase      radians added to the angle (sine), or phase / 2 pi of a period (square, triangle, pulse).
  */
-public record GeneratedSignal(Waveform waveform, double frequency, double amplitude, double stddev, double offset,
+record GeneratedSignal(Waveform waveform, double frequency, double amplitude, double stddev, double offset,
     double pulseWidth, double pulseLow, double pulseHigh, double phase)
 {
     /** VILLAS's default frequency: 1 Hz. */
-    public static final double DEFAULT_FREQUENCY = 1;
+    static final double DEFAULT_FREQUENCY = 1;
     /** VILLAS's default amplitude. */
-    public static final double DEFAULT_AMPLITUDE = 1;
+    static final double DEFAULT_AMPLITUDE = 1;
     /** VILLAS's default standard deviation of a random walk's steps. */
-    public static final double DEFAULT_STDDEV = 0.2;
+    static final double DEFAULT_STDDEV = 0.2;
     /** VILLAS's default offset. */
-    public static final double DEFAULT_OFFSET = 0;
+    static final double DEFAULT_OFFSET = 0;
     /** VILLAS's default pulse width. */
-    public static final double DEFAULT_PULSE_WIDTH = 1;
+    static final double DEFAULT_PULSE_WIDTH = 1;
     /** VILLAS's default value outside a pulse. */
-    public static final double DEFAULT_PULSE_LOW = 0;
+    static final double DEFAULT_PULSE_LOW = 0;
     /** VILLAS's default value inside a pulse. */
-    public static final double DEFAULT_PULSE_HIGH = 1;
+    static final double DEFAULT_PULSE_HIGH = 1;
     /** VILLAS's default phase. */
-    public static final double DEFAULT_PHASE = 0;
+    static final double DEFAULT_PHASE = 0;
 
     /**
      * Checks the waveform.
      */
-    public GeneratedSignal
+    GeneratedSignal
     {
         Objects.requireNonNull(waveform, "waveform");
-    }
-
-    /**
-     * @param waveform what the value follows.
-     * @return the value with VILLAS's defaults for every parameter.
-     */
-    public static GeneratedSignal of(final Waveform waveform)
-    {
-        return new GeneratedSignal(waveform, DEFAULT_FREQUENCY, DEFAULT_AMPLITUDE, DEFAULT_STDDEV, DEFAULT_OFFSET,
-            DEFAULT_PULSE_WIDTH, DEFAULT_PULSE_LOW, DEFAULT_PULSE_HIGH, DEFAULT_PHASE);
     }
 }

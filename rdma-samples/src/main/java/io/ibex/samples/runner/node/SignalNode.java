@@ -204,12 +204,12 @@ public final class SignalNode implements Node
     @Override
     public String summary()
     {
-        final double elapsed = (lastSampleNanos - firstSampleNanos) * 1e-9;
-        final StringBuilder summary = new StringBuilder()
-            .append(produced).append(" samples").append(String.format(Locale.ROOT, " in %.6f s", elapsed));
+        final long elapsedNanos = lastSampleNanos - firstSampleNanos;
+        final StringBuilder summary = new StringBuilder().append(produced).append(" samples")
+            .append(String.format(Locale.ROOT, " in %.6f s", elapsedNanos * 1e-9));
         if (produced > 1)
         {
-            final double achieved = (produced - 1) / elapsed;
+            final double achieved = (produced - 1) * 1e9 / elapsedNanos;
             summary.append(String.format(Locale.ROOT, ": %.1f samples/s", achieved));
             if (config.realtime())
             {

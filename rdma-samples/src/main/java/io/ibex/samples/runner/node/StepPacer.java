@@ -6,10 +6,10 @@ package io.ibex.samples.runner.node;
  * the latest step that is due, and the steps it passed over count as missed, as VILLAS counts them. Not thread
  * safe; allocates nothing.
  */
-public final class StepPacer
+final class StepPacer
 {
     /** The highest rate a period of whole nanoseconds can pace: one step a nanosecond. */
-    public static final double MAX_RATE = 1e9;
+    static final double MAX_RATE = 1e9;
 
     private final long periodNanos;
     private long startNanos;
@@ -21,7 +21,7 @@ public final class StepPacer
      * @param rate steps per second, above 0 and at most {@link #MAX_RATE}.
      * @throws IllegalArgumentException naming the rate if it is outside that range (or not a number).
      */
-    public StepPacer(final double rate)
+    StepPacer(final double rate)
     {
         if (!(rate > 0 && rate <= MAX_RATE))
         {
@@ -31,7 +31,7 @@ public final class StepPacer
     }
 
     /** @return the period in nanoseconds, 1e9 / rate rounded down, as VILLAS sets its timer. */
-    public long periodNanos()
+    long periodNanos()
     {
         return periodNanos;
     }
@@ -41,7 +41,7 @@ public final class StepPacer
      *
      * @param nowNanos the monotonic clock now.
      */
-    public void start(final long nowNanos)
+    void start(final long nowNanos)
     {
         startNanos = nowNanos;
         nextStep = 0;
@@ -53,7 +53,7 @@ public final class StepPacer
      * @param nowNanos the monotonic clock now.
      * @return the latest step that is due, if it is one not returned before; else -1 (nothing is due yet).
      */
-    public long poll(final long nowNanos)
+    long poll(final long nowNanos)
     {
         if (nowNanos - nextDueNanos < 0)
         {
@@ -67,7 +67,7 @@ public final class StepPacer
     }
 
     /** @return how many steps were passed over since the start: due, but never returned by {@link #poll}. */
-    public long missedSteps()
+    long missedSteps()
     {
         return missedSteps;
     }

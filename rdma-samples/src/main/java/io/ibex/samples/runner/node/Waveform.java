@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
  * waveform {@code i mod 7} of this order (random, sine, square, triangle, ramp, counter, constant); pulse comes
  * after them and is never mixed in.
  */
-public enum Waveform
+enum Waveform
 {
     /** A random walk from the offset: each step adds a normally distributed increment (mean 0, stddev). */
     RANDOM("random"),
@@ -28,7 +28,7 @@ public enum Waveform
     PULSE("pulse");
 
     /** The config name that asks for the {@link #mixed} waveforms. */
-    public static final String MIXED = "mixed";
+    static final String MIXED = "mixed";
 
     private static final Waveform[] VALUES = values();
     /** How many waveforms {@code mixed} cycles through: all but pulse. */
@@ -42,7 +42,7 @@ public enum Waveform
     }
 
     /** @return the name a config gives it ({@code signal = "sine"}), which also names the signal it makes. */
-    public String configName()
+    String configName()
     {
         return configName;
     }
@@ -51,7 +51,7 @@ public enum Waveform
      * @param index a value's index in the sample.
      * @return the waveform {@code signal = "mixed"} gives that value.
      */
-    public static Waveform mixed(final int index)
+    static Waveform mixed(final int index)
     {
         return VALUES[index % MIXED_CYCLE];
     }
@@ -61,7 +61,7 @@ public enum Waveform
      * @return the waveform.
      * @throws IllegalArgumentException naming the accepted names.
      */
-    public static Waveform fromConfigName(final String name)
+    static Waveform fromConfigName(final String name)
     {
         for (final Waveform waveform : VALUES)
         {
