@@ -211,7 +211,7 @@ record SignalNodeConfig(String name, List<GeneratedSignal> signals, double rate,
         if (!(rate > 0 && rate <= StepPacer.MAX_RATE))
         {
             throw node.error("rate", "rate = " + rate + ": steps per second must be above 0 and at most " +
-                StepPacer.MAX_RATE + " (a step of at least a nanosecond)");
+                (long)StepPacer.MAX_RATE + " (a step of at least a nanosecond)");
         }
         return rate;
     }
