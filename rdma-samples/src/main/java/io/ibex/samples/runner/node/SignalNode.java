@@ -117,6 +117,8 @@ public final class SignalNode implements Node
         generator.restart();
         nextStep = 0;
         produced = 0;
+        firstSampleNanos = 0;
+        lastSampleNanos = 0;
         started = true;
         ended = false;
     }
