@@ -240,6 +240,51 @@ public final class IbexRun
     }
 
     /**
+     * Sends a signal to the separate JVM, as a user's Ctrl-C (INT) or a service manager (TERM) does.
+     *
+     * @param name the signal's name, e.g. "INT".
+     */
+    public void signal(final String name)
+    {
+        try
+        {
+            final int status = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO()
+                .start().waitFor();
+            assertEquals(0, status, () -> "kill -" + name + " " + process.pid() + " failed");
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while sending SIG" + name, ex);
+        }
+    }
+
+    /**
+     * Waits until the run printed text on standard error (log lines, the status line).
+     *
+     * @param text what to wait for.
+     * @return this.
+     */
+    public IbexRun awaitError(final String text)
+    {
+        final IdleStrategy idle = new SleepingMillisIdleStrategy(10);
+        final long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (!err().contains(text))
+        {
+            if (status.isDone() || System.nanoTime() - deadline > 0)
+            {
+                fail("did not print \"" + text + "\" on standard error\n" + this);
+            }
+            idle.idle();
+        }
+        return this;
+    }
+
+    /**
      * Asserts that the run finished with the status.
      *
      * @param expected the status.

@@ -2,6 +2,7 @@ package io.ibex.samples.runner;
 
 import io.ibex.samples.runner.node.InfinibandNode;
 import io.ibex.samples.runner.node.NodeFactory;
+import io.ibex.samples.runner.node.SignalNode;
 
 import java.util.List;
 import java.util.Map;
@@ -22,10 +23,10 @@ public final class NodeTypes
         this.factories = new TreeMap<>(factories);
     }
 
-    /** @return the types of ibex: infiniband. */
+    /** @return the types of ibex: infiniband and signal. */
     public static NodeTypes standard()
     {
-        return new NodeTypes(Map.of("infiniband", InfinibandNode.FACTORY));
+        return new NodeTypes(Map.of("infiniband", InfinibandNode.FACTORY, "signal", SignalNode.FACTORY));
     }
 
     /**

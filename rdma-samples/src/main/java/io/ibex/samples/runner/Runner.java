@@ -21,9 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Runs a config as VILLASnode's super node does: starts the hooks and the nodes the enabled paths use (nodes that
- * only listen first, then the infiniband sources), waits until every source is connected, and starts a thread per
- * path. The run ends when every path whose input ended wrote everything and all paths were idle for the linger
+ * Runs a config as VILLASnode's super node does: starts the hooks and the nodes the enabled paths use (those that
+ * receive first, then the infiniband sources, waiting until each is connected, then the other inputs), and starts
+ * a thread per path. The run ends when every path whose input ended wrote everything and all paths were idle for the linger
  * time (unless {@code idle_stop = false}), after the duration, on {@link #requestStop}, or when a node fails.
  * Then it stops the paths, the nodes and the hooks, and prints a summary: what each node and path did and where
  * files went. A node's failure is thrown after the summary, with the node's message.
@@ -151,32 +151,53 @@ public final class Runner
         }
     }
 
-    /** Starts the nodes that only listen first, so that a source finds its target listening; then the sources. */
+    /**
+     * Starts the nodes in three steps: first those that receive (infiniband targets, outputs), so that a source
+     * finds its target listening; then the infiniband sources, waiting until each is connected; last the other
+     * inputs (signal generators, files to replay), so that their clocks start with the paths and no step is
+     * missed while connections are made.
+     */
     private void startNodes(final List<RunNode> used, final List<Node> started)
     {
         final List<InfinibandNode> sources = new ArrayList<>();
-        for (final RunNode node : used)
+        final List<Node> inputs = new ArrayList<>();
+        final Set<Node> pathInputs = new HashSet<>();
+        config.paths().forEach((path) -> pathInputs.add(path.input().node()));
+        for (final RunNode runNode : used)
         {
-            if (node.node() instanceof InfinibandNode infiniband && infiniband.isSource())
+            final Node node = runNode.node();
+            if (node instanceof InfinibandNode infiniband && infiniband.isSource())
             {
                 sources.add(infiniband);
             }
+            else if (pathInputs.contains(node) && !(node instanceof InfinibandNode))
+            {
+                inputs.add(node);
+            }
             else
             {
-                node.node().start();
-                started.add(node.node());
+                start(node, started);
             }
         }
         for (final InfinibandNode source : sources)
         {
-            source.start();
-            started.add(source);
+            start(source, started);
         }
         final long deadline = System.nanoTime() + options.connectTimeout().toNanos();
         for (final InfinibandNode source : sources)
         {
             source.awaitConnected(deadline, options.connectTimeout());
         }
+        for (final Node input : inputs)
+        {
+            start(input, started);
+        }
+    }
+
+    private static void start(final Node node, final List<Node> started)
+    {
+        node.start();
+        started.add(node);
     }
 
     /** @return why the run ends, once it does. */
