@@ -2,11 +2,8 @@ package io.ibex.samples.runner;
 
 import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
-import io.ibex.samples.runner.node.NodeContext;
 import io.ibex.samples.runner.node.NodeException;
 import io.ibex.transport.config.IdleKind;
-import org.agrona.concurrent.OffsetEpochNanoClock;
-import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -126,10 +123,7 @@ class InfinibandNodeTest
 
     private RunConfig config(final String text) throws IOException
     {
-        final Path file = Files.createTempFile(dir, "run", ".conf");
-        Files.writeString(file, text);
-        return RunConfig.read(file, new NodeContext(dir, new OffsetEpochNanoClock(), SystemNanoClock.INSTANCE),
-            TestNodes.types());
+        return TestNodes.read(Files.createTempFile(dir, "run", ".conf"), text);
     }
 
     private static RunOptions options(final Duration duration)

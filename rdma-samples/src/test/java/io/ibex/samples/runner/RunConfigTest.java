@@ -1,14 +1,10 @@
 package io.ibex.samples.runner;
 
-import io.ibex.samples.runner.node.NodeContext;
 import io.ibex.transport.config.ConfigException;
-import org.agrona.concurrent.OffsetEpochNanoClock;
-import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -162,9 +158,6 @@ class RunConfigTest
 
     private RunConfig read(final String name, final String text) throws IOException
     {
-        final Path file = dir.resolve(name);
-        Files.writeString(file, text);
-        return RunConfig.read(file, new NodeContext(dir, new OffsetEpochNanoClock(), SystemNanoClock.INSTANCE),
-            TestNodes.types());
+        return TestNodes.read(dir.resolve(name), text);
     }
 }

@@ -1,10 +1,7 @@
 package io.ibex.samples.runner;
 
-import io.ibex.samples.runner.node.NodeContext;
 import io.ibex.samples.runner.node.NodeException;
 import io.ibex.transport.config.IdleKind;
-import org.agrona.concurrent.OffsetEpochNanoClock;
-import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -182,10 +179,7 @@ class RunnerTest
 
     private RunConfig config(final String text) throws IOException
     {
-        final Path file = dir.resolve("run.conf");
-        Files.writeString(file, text);
-        return RunConfig.read(file, new NodeContext(dir, new OffsetEpochNanoClock(), SystemNanoClock.INSTANCE),
-            TestNodes.types());
+        return TestNodes.read(dir.resolve("run.conf"), text);
     }
 
     private static RunOptions options(final Duration duration)

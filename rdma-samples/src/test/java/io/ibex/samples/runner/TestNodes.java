@@ -11,6 +11,12 @@ import io.ibex.transport.config.GroupBinder;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SignalList;
 
+import org.agrona.concurrent.OffsetEpochNanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +31,21 @@ final class TestNodes
 {
     private TestNodes()
     {
+    }
+
+    /**
+     * Writes a config into a file and reads it with these node types.
+     *
+     * @param file where the config goes; its directory is the runner's base directory.
+     * @param text the config.
+     * @return the config read.
+     * @throws IOException if the file cannot be written.
+     */
+    static RunConfig read(final Path file, final String text) throws IOException
+    {
+        Files.writeString(file, text);
+        return RunConfig.read(file, new NodeContext(file.getParent(), new OffsetEpochNanoClock(),
+            SystemNanoClock.INSTANCE), types());
     }
 
     /** @return counter, collector and infiniband. */
