@@ -6,6 +6,7 @@ import io.ibex.samples.cm.RdmaServerCommand;
 import io.ibex.samples.cm.RpingCommand;
 import io.ibex.samples.cm.UdaddyCommand;
 import io.ibex.samples.perf.SendBwCommand;
+import io.ibex.samples.runner.CompareCommand;
 import io.ibex.samples.perf.SendLatCommand;
 import io.ibex.samples.verbs.DevinfoCommand;
 import io.ibex.samples.verbs.RcPingpongCommand;
@@ -40,7 +41,8 @@ import java.io.PrintWriter;
         UdaddyCommand.class,
         SendLatCommand.class,
         SendBwCommand.class,
-        ChannelCommand.class })
+        ChannelCommand.class,
+        CompareCommand.class })
 public final class IbexCommand
 {
     @Option(names = "--stack-trace", scope = CommandLine.ScopeType.INHERIT,
