@@ -10,7 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -161,6 +164,52 @@ class VillasHumanWriterTest
         }
         assertTrue(expected.length() > 10 * VillasHumanWriter.MIN_BUFFER_SIZE);
         assertEquals(expected.toString(), write(signals, VillasHumanWriter.MIN_BUFFER_SIZE, samples));
+    }
+
+    @Test
+    void writingSamplesAllocatesNothing() throws IOException
+    {
+        final Sample sample = sample(4).flags(Sample.HAS_TS_ORIGIN | Sample.HAS_SEQUENCE | Sample.HAS_DATA);
+        final long[] bytes = new long[1];
+        final VillasHumanWriter writer = new VillasHumanWriter(new WritableByteChannel()
+        {
+            public int write(final ByteBuffer source)
+            {
+                final int length = source.remaining();
+                source.position(source.limit());
+                bytes[0] += length;
+                return length;
+            }
+
+            public boolean isOpen()
+            {
+                return true;
+            }
+
+            public void close()
+            {
+            }
+        }, SIGNALS, VillasHumanWriter.MIN_BUFFER_SIZE);
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final int count = 200_000;
+        for (int round = 0; round < 2; round++)
+        {
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < count; i++)
+            {
+                sample.sequence(i).origin(1_700_000_000L + i, i).floatValue(0, Math.sin(i) * 1e6)
+                    .integerValue(1, -i).booleanValue(2, (i & 1) == 0).complexValue(3, i * 0.5f, -i);
+                writer.write(sample);
+            }
+            writer.flush();
+            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            // Round 0 warms up (the header, JIT); then under a byte per sample: no write allocates (the smallest
+            // object is 16 bytes), allowing for the JIT's own deoptimisation leftovers.
+            assertTrue(round == 0 || allocated < count, allocated + " bytes allocated by " + count + " writes");
+        }
+        assertEquals(2L * count, writer.samplesWritten());
+        assertTrue(bytes[0] > 2L * count * 80, bytes[0] + " bytes written");
     }
 
     private String write(final SignalList signals, final int bufferSize, final Sample... samples) throws IOException
