@@ -1,10 +1,10 @@
 package io.ibex.samples.runner;
 
 import io.ibex.samples.runner.format.VillasHumanReader;
+import io.ibex.samples.runner.node.SampleBlock;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SignalType;
 import io.ibex.transport.sample.SignalValues;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -52,6 +52,11 @@ public final class SampleFileComparison
 
         /**
          * Checks the tolerances.
+         *
+         * @param absolute         the absolute tolerance, 0 or more.
+         * @param relative         the relative tolerance, 0 or more.
+         * @param ignoreTimestamps whether ts.origin is left out.
+         * @throws IllegalArgumentException if a tolerance is negative or NaN.
          */
         public Tolerance
         {
@@ -271,7 +276,6 @@ public final class SampleFileComparison
 
     private static Sample sample()
     {
-        final int capacity = Sample.MAX_CAPACITY;
-        return new Sample().wrap(new UnsafeBuffer(new byte[Sample.slotLength(capacity)]), 0, capacity);
+        return new SampleBlock(1, Sample.MAX_CAPACITY).get(0);
     }
 }

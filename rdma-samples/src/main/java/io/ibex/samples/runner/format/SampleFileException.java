@@ -9,8 +9,11 @@ public final class SampleFileException extends RuntimeException
 {
     private static final long serialVersionUID = 1L;
 
+    /** The file as it was named. */
     private final String source;
+    /** The line, from 1. */
     private final long line;
+    /** The column, from 1. */
     private final int column;
 
     /**

@@ -6,7 +6,6 @@ import io.ibex.samples.runner.format.VillasHumanWriter;
 import io.ibex.transport.config.ConfigGroup;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SignalList;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -276,9 +275,9 @@ public final class FileNode implements Node
             return;
         }
         stopped = true;
-        try (FileChannel output = out; VillasHumanReader input = reader)
+        try (FileChannel output = out)
         {
-            if (writer != null)
+            if (output != null)
             {
                 writer.flush();
             }
@@ -286,6 +285,10 @@ public final class FileNode implements Node
         catch (final IOException ex)
         {
             throw failure("cannot write", ex);
+        }
+        finally
+        {
+            closeReplay();
         }
     }
 
@@ -325,8 +328,7 @@ public final class FileNode implements Node
             throw failure("cannot replay", new NoSuchFileException(path.toString(), null,
                 "no such file (a file node that is no path's output replays an existing file)"));
         }
-        final int capacity = signals().size();
-        next = new Sample().wrap(new UnsafeBuffer(new byte[Sample.slotLength(capacity)]), 0, capacity);
+        next = new SampleBlock(1, signals().size()).get(0);
         pacer = new ReplayPacer(settings, context.clock(), context.pacingClock());
         final boolean hasFirst = reader.read(next);
         reader.rewind();
@@ -361,6 +363,22 @@ public final class FileNode implements Node
         }
         ended = !nextRead && settings.eof() != FileNodeSettings.Eof.WAIT;
         return nextRead;
+    }
+
+    /** Closing a file that was only read cannot lose anything: a failure to is not worth failing the stop for. */
+    private void closeReplay()
+    {
+        try
+        {
+            if (reader != null)
+            {
+                reader.close();
+            }
+        }
+        catch (final IOException ignored)
+        {
+            // the descriptor is released either way
+        }
     }
 
     private NodeException failure(final String what, final IOException ex)
