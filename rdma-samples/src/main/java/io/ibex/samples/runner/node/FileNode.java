@@ -314,7 +314,8 @@ public final class FileNode implements Node
     }
 
     /**
-     * Opens the file for replay, skips {@code in.skip} samples and starts the pacer at the first sample's time.
+     * Opens the file for replay, starts the pacer at the first sample's time (VILLAS's "first", before any skipped)
+     * and skips {@code in.skip} samples.
      */
     private void openReplay() throws IOException
     {
@@ -325,18 +326,18 @@ public final class FileNode implements Node
         }
         catch (final NoSuchFileException ex)
         {
-            throw failure("cannot replay", new NoSuchFileException(path.toString(), null,
-                "no such file (a file node that is no path's output replays an existing file)"));
+            throw new NodeException(name, "cannot replay " + path + " (uri at " + settings.uriLocation() + "): no " +
+                "such file (a file node that is no path's output replays an existing file)", ex);
         }
         next = new SampleBlock(1, signals().size()).get(0);
         pacer = new ReplayPacer(settings, context.clock(), context.pacingClock());
-        final boolean hasFirst = reader.read(next);
+        pacer.start(reader.read(next) ? next : null);
         reader.rewind();
-        for (int i = 0; i < settings.skip() && reader.read(next); i++)
+        int skipped = 0;
+        while (skipped < settings.skip() && reader.read(next))
         {
-            // skipped, as VILLAS's in.skip
+            skipped++;
         }
-        pacer.start(hasFirst ? next : null);
     }
 
     /**

@@ -135,6 +135,22 @@ class FileNodeTest
     }
 
     @Test
+    void skippedSamplesStillSetTheFirstTimestampOfModeDirect() throws IOException
+    {
+        Files.writeString(dir.resolve("in.log"), THREE_SAMPLES);
+        final FileNode node = node("uri = \"in.log\"; in = { skip = 2 }");
+        node.start();
+        assertEquals(0, node.read(block));
+        clock.advance(999 * MILLI);
+        assertEquals(0, node.read(block));
+        clock.advance(MILLI);
+        assertEquals(1, node.read(block), "the third sample goes 1 s after the first, skipped or not");
+        assertEquals(2, block.get(0).sequence());
+        assertEquals(START + 1000 * MILLI, origin(block.get(0)));
+        node.close();
+    }
+
+    @Test
     void replaysAtAFixedRateStampedWithNowCountingMissedSteps() throws IOException
     {
         Files.writeString(dir.resolve("in.log"), THREE_SAMPLES);
