@@ -49,9 +49,10 @@ class CompareCommandTest
     @Test
     void integersCompareExactlyWhateverTheToleranceAndComplexPartsWithIt() throws IOException
     {
-        final IbexRun count = compare(GENERATED, GENERATED.replace(")\t0.95105651629515353\t3", ")\t0.95105651629515353\t4"));
+        final IbexRun count = compare(GENERATED, GENERATED.replace("353\t3\t", "353\t4\t"));
         count.assertStatus(1);
-        assertTrue(count.out().startsWith(a() + ":5 and " + b() + ":5 differ: value 2 (count): 3 vs 4\n"), count::toString);
+        assertTrue(count.out().startsWith(a() + ":5 and " + b() + ":5 differ: value 2 (count): 3 vs 4\n"),
+            count::toString);
         run("compare", "--abs-tolerance=10", a().toString(), b().toString()).assertStatus(1);
         final IbexRun complex = compare(GENERATED, GENERATED.replaceFirst("\\+0.50000000000000000i", "+0.50001i"));
         complex.assertStatus(1);

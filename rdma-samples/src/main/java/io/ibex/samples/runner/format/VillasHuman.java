@@ -3,9 +3,9 @@ package io.ibex.samples.runner.format;
 /**
  * VILLASnode's {@code villas.human} text format (lib/formats/villas_human.cpp), one sample a line:
  * <pre>
- *   # seconds.nanoseconds(sequence)	name[unit]	name[unit] ...        an optional header, as the first line
- *   1561591854.277376100(0)	0.02224500000000000	-0.13635900000000000
- *   seconds.nanoseconds[+offset][(sequence)]{TAB value}
+ *   # seconds.nanoseconds(sequence)\tname[unit]\tname[unit]...          the header, optional, the first line
+ *   1561591854.277376100(0)\t0.02224500000000000\t-0.13635900000000000   a sample
+ *   seconds.nanoseconds[+offset][(sequence)]{\tvalue}                 its parts, \t a tab
  * </pre>
  * <ul>
  *   <li>ts.origin as whole seconds, a point and the nanoseconds as an integer (written with 9 digits: it is not a

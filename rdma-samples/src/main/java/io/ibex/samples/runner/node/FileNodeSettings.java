@@ -86,7 +86,8 @@ record FileNodeSettings(
                     return mode;
                 }
             }
-            throw new IllegalArgumentException("'" + name + "' is not one of direct, wait, relative, absolute, original");
+            throw new IllegalArgumentException("'" + name + "' is not one of direct, wait, relative, absolute, " +
+                "original");
         }
     }
 

@@ -121,7 +121,7 @@ class FixedDecimalTest
     /** The decimal expansion of the binary value, rounded half to even, with the sign of negative zero. */
     private static String exact(final int precision, final double value)
     {
-        final String digits = new BigDecimal(Math.abs(value)).setScale(precision, RoundingMode.HALF_EVEN).toPlainString();
-        return (Double.doubleToRawLongBits(value) < 0 ? "-" : "") + digits;
+        final BigDecimal rounded = new BigDecimal(Math.abs(value)).setScale(precision, RoundingMode.HALF_EVEN);
+        return (Double.doubleToRawLongBits(value) < 0 ? "-" : "") + rounded.toPlainString();
     }
 }

@@ -144,24 +144,25 @@ class VillasHumanReaderTest
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', textBlock = """
-        x1.0\t1                          | 2:1: expected seconds (digits), found 'x1.0'
-        1,5\t2                           | 2:2: expected a tab before the values, found ',5'
-        1234                             | 2:1: a sample needs more than whole seconds: nanoseconds, a sequence or values
-        1.\t2                            | 2:3: expected nanoseconds (digits), found a tab
-        1.1000000000\t2                  | 2:3: nanoseconds 1000000000 outside 0..999999999
-        1.0(5\t2                         | 2:6: expected ')' after the sequence, found a tab
-        1.0(18446744073709551616)\t2     | 2:5: sequence 18446744073709551616 exceeds 2^64 - 1
-        1.0(5)x\t2                       | 2:7: expected a tab before the values, found 'x'
-        1.0+\t2                          | 2:4: offset: '+' is not a number
-        1.0\t0.5x\t1\t0                  | 2:5: value 1 (signal0): '0.5x' is not a float
-        1.0\t0.5\t1.5\t0                 | 2:9: value 2 (signal1): '1.5' is not an integer
-        1.0\t0.5\t9223372036854775808\t0 | 2:9: value 2 (signal1) 9223372036854775808 does not fit 64 bits
-        1.0\t0.5\t1\t2                   | 2:11: value 3 (signal2): boolean 2 is neither 0 nor 1
-        1.0\t0.5\t1\t1\t1+2              | 2:16: value 4 (signal3): expected 'i' after the imaginary part, found the end of the line
-        1.0\t0.5\t1\t1\t1\t7             | 2:15: more values than the 4 signals: '7'
-        1.0\t.\t1\t1                     | 2:5: value 1 (signal0): '.' is not a number
-        """)
+    @CsvSource(delimiter = '|', value = {
+        "x1.0\\t1 | 2:1: expected seconds (digits), found 'x1.0'",
+        "1,5\\t2 | 2:2: expected a tab before the values, found ',5'",
+        "1234 | 2:1: a sample needs more than whole seconds: nanoseconds, a sequence or values",
+        "1.\\t2 | 2:3: expected nanoseconds (digits), found a tab",
+        "1.1000000000\\t2 | 2:3: nanoseconds 1000000000 outside 0..999999999",
+        "1.0(5\\t2 | 2:6: expected ')' after the sequence, found a tab",
+        "1.0(18446744073709551616)\\t2 | 2:5: sequence 18446744073709551616 exceeds 2^64 - 1",
+        "1.0(5)x\\t2 | 2:7: expected a tab before the values, found 'x'",
+        "1.0+\\t2 | 2:4: offset: '+' is not a number",
+        "1.0\\t0.5x\\t1\\t0 | 2:5: value 1 (signal0): '0.5x' is not a float",
+        "1.0\\t0.5\\t1.5\\t0 | 2:9: value 2 (signal1): '1.5' is not an integer",
+        "1.0\\t0.5\\t9223372036854775808\\t0 | 2:9: value 2 (signal1) 9223372036854775808 does not fit 64 bits",
+        "1.0\\t0.5\\t1\\t2 | 2:11: value 3 (signal2): boolean 2 is neither 0 nor 1",
+        "1.0\\t0.5\\t1\\t1\\t1+2 | 2:16: value 4 (signal3): expected 'i' after the imaginary part, found the end of " +
+            "the line",
+        "1.0\\t0.5\\t1\\t1\\t1\\t7 | 2:15: more values than the 4 signals: '7'",
+        "1.0\\t.\\t1\\t1 | 2:5: value 1 (signal0): '.' is not a number",
+    })
     void rejectsAnythingVillasDoesNotWriteNamingFileLineAndColumn(final String line, final String message)
         throws IOException
     {
