@@ -33,14 +33,21 @@ class ChannelBenchmarksTest
     @Timeout(300)
     void everyRoundTripCaseRunsAndAnswersEverySample() throws RunnerException
     {
-        checkEveryCaseRan(ChannelRoundTripBenchmark.class, Mode.AverageTime);
+        checkEveryCaseRan(ChannelRoundTripBenchmark.class, Mode.AverageTime, CASES);
     }
 
     @Test
     @Timeout(300)
     void everyThroughputCaseRunsAndDeliversEverySampleInOrder() throws RunnerException
     {
-        checkEveryCaseRan(ChannelThroughputBenchmark.class, Mode.Throughput);
+        checkEveryCaseRan(ChannelThroughputBenchmark.class, Mode.Throughput, CASES);
+    }
+
+    @Test
+    @Timeout(120)
+    void everyPartOfTheChannelsPerSampleWorkRuns() throws RunnerException
+    {
+        checkEveryCaseRan(ChannelPartsBenchmark.class, Mode.AverageTime, 5);
     }
 
     @Test
@@ -69,7 +76,8 @@ class ChannelBenchmarksTest
      * Runs each parameter combination for one iteration of 200 ms without warm-up; a failure in set-up, in the
      * benchmark (a sample lost, out of order or answered wrongly) or in tear-down fails the run.
      */
-    private static void checkEveryCaseRan(final Class<?> benchmark, final Mode mode) throws RunnerException
+    private static void checkEveryCaseRan(final Class<?> benchmark, final Mode mode, final int cases)
+        throws RunnerException
     {
         final Collection<RunResult> results = new Runner(new OptionsBuilder()
             .include("^" + Pattern.quote(benchmark.getName()) + "\\.")
@@ -82,7 +90,7 @@ class ChannelBenchmarksTest
             .verbosity(VerboseMode.SILENT)
             .build()).run();
 
-        assertEquals(CASES, results.size(), () -> benchmark.getSimpleName() + " cases run");
+        assertEquals(cases, results.size(), () -> benchmark.getSimpleName() + " cases run");
         for (final RunResult result : results)
         {
             final double score = result.getPrimaryResult().getScore();

@@ -1,6 +1,7 @@
 package io.ibex.transport.stats;
 
 import io.ibex.transport.sample.Sample;
+import org.HdrHistogram.WriterReaderPhaser;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.OffsetEpochNanoClock;
 
@@ -35,6 +36,9 @@ public final class ChannelStats
     private final AtomicLongArray counters = new AtomicLongArray((COUNTERS.length + 1) * COUNTER_STRIDE);
     private final long[] counterBaselines = new long[COUNTERS.length];
     private final Object snapshotLock = new Object();
+    // One writer critical section per sample for all the metrics a thread records (see MetricRecorder).
+    private final WriterReaderPhaser receiverPhaser = new WriterReaderPhaser();
+    private final WriterReaderPhaser senderPhaser = new WriterReaderPhaser();
     private volatile long generation;
 
     // Reader thread only: what onReceived remembers of the previous sample.
@@ -85,6 +89,151 @@ public final class ChannelStats
      */
     public void onReceived(final Sample sample)
     {
+        final long phase = receiverPhaser.writerCriticalSectionEnter();
+        try
+        {
+            recordReceived(sample);
+        }
+        finally
+        {
+            receiverPhaser.writerCriticalSectionExit(phase);
+        }
+        add(Counter.RECEIVED, 1);
+    }
+
+    /**
+     * Writer thread: takes in a sample being written. Records {@link Metric#AGE} if it has ts.received (it was
+     * received from another channel), and counts {@link Counter#SENT}.
+     *
+     * @param sample the sample as write takes it.
+     */
+    public void onSent(final Sample sample)
+    {
+        final long currentGeneration = generation;
+        if (currentGeneration != senderGeneration)
+        {
+            senderGeneration = currentGeneration;
+            metrics[Metric.AGE.ordinal()].restart(currentGeneration);
+        }
+        if ((sample.flags() & Sample.HAS_TS_RECEIVED) != 0)
+        {
+            final long now = clock.nanoTime();
+            final long phase = senderPhaser.writerCriticalSectionEnter();
+            try
+            {
+                record(Metric.AGE, nanosBetween(sample.receivedSeconds(), sample.receivedNanos(),
+                    now / NANOS_PER_SECOND, now % NANOS_PER_SECOND));
+            }
+            finally
+            {
+                senderPhaser.writerCriticalSectionExit(phase);
+            }
+        }
+        add(Counter.SENT, 1);
+    }
+
+    /**
+     * The counter's writer (one thread at a time, each seeing the previous one's adds): adds to a counter with an
+     * ordered store, which readers on other threads see whole.
+     *
+     * @param counter the counter.
+     * @param delta   how much.
+     */
+    public void add(final Counter counter, final long delta)
+    {
+        final int index = counterIndex(counter);
+        counters.setRelease(index, counters.getPlain(index) + delta);
+    }
+
+    /**
+     * Any thread: a counter's value now.
+     *
+     * @param counter the counter.
+     * @return its count since creation or the last reset.
+     */
+    public long get(final Counter counter)
+    {
+        synchronized (snapshotLock)
+        {
+            return counters.getAcquire(counterIndex(counter)) - counterBaselines[counter.ordinal()];
+        }
+    }
+
+    /**
+     * Any thread: everything counted and recorded since creation or the last reset.
+     *
+     * @return an immutable snapshot.
+     */
+    public StatsSnapshot snapshot()
+    {
+        synchronized (snapshotLock)
+        {
+            foldRecorded();
+            final long currentGeneration = generation;
+            final MetricSnapshot[] metricSnapshots = new MetricSnapshot[METRICS.length];
+            for (final Metric metric : METRICS)
+            {
+                metricSnapshots[metric.ordinal()] = metrics[metric.ordinal()].snapshot(currentGeneration);
+            }
+            final long[] counterValues = new long[COUNTERS.length];
+            for (final Counter counter : COUNTERS)
+            {
+                counterValues[counter.ordinal()] = get(counter);
+            }
+            return new StatsSnapshot(metricSnapshots, counterValues);
+        }
+    }
+
+    /**
+     * Any thread: forgets everything counted and recorded so far. Counts added while it runs are kept. The reader
+     * and writer thread start their warm-ups again at their next sample, and the reader forgets the previous
+     * sample, so no gap or step spans the reset.
+     */
+    public void reset()
+    {
+        synchronized (snapshotLock)
+        {
+            foldRecorded();
+            for (final MetricRecorder metric : metrics)
+            {
+                metric.reset();
+            }
+            for (final Counter counter : COUNTERS)
+            {
+                counterBaselines[counter.ordinal()] = counters.getAcquire(counterIndex(counter));
+            }
+            generation = generation + 1;
+        }
+    }
+
+    /**
+     * Nanoseconds from one timestamp to another, saturated at about ±63 years so garbage timestamps from the wire
+     * cannot overflow.
+     *
+     * @param fromSeconds seconds of the earlier timestamp.
+     * @param fromNanos   nanoseconds of the earlier timestamp.
+     * @param toSeconds   seconds of the later timestamp.
+     * @param toNanos     nanoseconds of the later timestamp.
+     * @return the difference in nanoseconds, negative if "to" is before "from".
+     */
+    static long nanosBetween(final long fromSeconds, final long fromNanos, final long toSeconds, final long toNanos)
+    {
+        return saturatedDifference(toSeconds, fromSeconds, NANOS_PER_SECOND) * NANOS_PER_SECOND +
+            saturatedDifference(toNanos, fromNanos, NANOS_PER_SECOND * NANOS_PER_SECOND);
+    }
+
+    private static long saturatedDifference(final long to, final long from, final long limit)
+    {
+        final long difference = to - from; // wraps around if the true difference does not fit a long
+        if (to >= from)
+        {
+            return difference < 0 || difference > limit ? limit : difference;
+        }
+        return difference > 0 || difference < -limit ? -limit : difference;
+    }
+
+    private void recordReceived(final Sample sample)
+    {
         final long currentGeneration = generation;
         if (currentGeneration != receiverGeneration)
         {
@@ -132,128 +281,40 @@ public final class ChannelStats
         previousOriginNanos = originNanos;
         previousReceivedSeconds = receivedSeconds;
         previousReceivedNanos = receivedNanos;
-        add(Counter.RECEIVED, 1);
     }
 
-    /**
-     * Writer thread: takes in a sample being written. Records {@link Metric#AGE} if it has ts.received (it was
-     * received from another channel), and counts {@link Counter#SENT}.
-     *
-     * @param sample the sample as write takes it.
-     */
-    public void onSent(final Sample sample)
+    // Under snapshotLock: takes what each thread recorded since the last fold into the cumulative histograms.
+    private void foldRecorded()
     {
-        final long currentGeneration = generation;
-        if (currentGeneration != senderGeneration)
-        {
-            senderGeneration = currentGeneration;
-            metrics[Metric.AGE.ordinal()].restart(currentGeneration);
-        }
-        if ((sample.flags() & Sample.HAS_TS_RECEIVED) != 0)
-        {
-            final long now = clock.nanoTime();
-            record(Metric.AGE, nanosBetween(sample.receivedSeconds(), sample.receivedNanos(),
-                now / NANOS_PER_SECOND, now % NANOS_PER_SECOND));
-        }
-        add(Counter.SENT, 1);
+        fold(receiverPhaser, true);
+        fold(senderPhaser, false);
     }
 
-    /**
-     * The counter's writer (one thread at a time, each seeing the previous one's adds): adds to a counter with an
-     * ordered store, which readers on other threads see whole.
-     *
-     * @param counter the counter.
-     * @param delta   how much.
-     */
-    public void add(final Counter counter, final long delta)
+    private void fold(final WriterReaderPhaser phaser, final boolean receiverSide)
     {
-        final int index = counterIndex(counter);
-        counters.setRelease(index, counters.getPlain(index) + delta);
-    }
-
-    /**
-     * Any thread: a counter's value now.
-     *
-     * @param counter the counter.
-     * @return its count since creation or the last reset.
-     */
-    public long get(final Counter counter)
-    {
-        synchronized (snapshotLock)
+        phaser.readerLock();
+        try
         {
-            return counters.getAcquire(counterIndex(counter)) - counterBaselines[counter.ordinal()];
-        }
-    }
-
-    /**
-     * Any thread: everything counted and recorded since creation or the last reset.
-     *
-     * @return an immutable snapshot.
-     */
-    public StatsSnapshot snapshot()
-    {
-        synchronized (snapshotLock)
-        {
-            final long currentGeneration = generation;
-            final MetricSnapshot[] metricSnapshots = new MetricSnapshot[METRICS.length];
             for (final Metric metric : METRICS)
             {
-                metricSnapshots[metric.ordinal()] = metrics[metric.ordinal()].snapshot(currentGeneration);
+                if ((metric != Metric.AGE) == receiverSide)
+                {
+                    metrics[metric.ordinal()].swap();
+                }
             }
-            final long[] counterValues = new long[COUNTERS.length];
-            for (final Counter counter : COUNTERS)
+            phaser.flipPhase();
+            for (final Metric metric : METRICS)
             {
-                counterValues[counter.ordinal()] = get(counter);
+                if ((metric != Metric.AGE) == receiverSide)
+                {
+                    metrics[metric.ordinal()].foldSwapped();
+                }
             }
-            return new StatsSnapshot(metricSnapshots, counterValues);
         }
-    }
-
-    /**
-     * Any thread: forgets everything counted and recorded so far. Counts added while it runs are kept. The reader
-     * and writer thread start their warm-ups again at their next sample, and the reader forgets the previous
-     * sample, so no gap or step spans the reset.
-     */
-    public void reset()
-    {
-        synchronized (snapshotLock)
+        finally
         {
-            for (final MetricRecorder metric : metrics)
-            {
-                metric.reset();
-            }
-            for (final Counter counter : COUNTERS)
-            {
-                counterBaselines[counter.ordinal()] = counters.getAcquire(counterIndex(counter));
-            }
-            generation = generation + 1;
+            phaser.readerUnlock();
         }
-    }
-
-    /**
-     * Nanoseconds from one timestamp to another, saturated at about ±63 years so garbage timestamps from the wire
-     * cannot overflow.
-     *
-     * @param fromSeconds seconds of the earlier timestamp.
-     * @param fromNanos   nanoseconds of the earlier timestamp.
-     * @param toSeconds   seconds of the later timestamp.
-     * @param toNanos     nanoseconds of the later timestamp.
-     * @return the difference in nanoseconds, negative if "to" is before "from".
-     */
-    static long nanosBetween(final long fromSeconds, final long fromNanos, final long toSeconds, final long toNanos)
-    {
-        return saturatedDifference(toSeconds, fromSeconds, NANOS_PER_SECOND) * NANOS_PER_SECOND +
-            saturatedDifference(toNanos, fromNanos, NANOS_PER_SECOND * NANOS_PER_SECOND);
-    }
-
-    private static long saturatedDifference(final long to, final long from, final long limit)
-    {
-        final long difference = to - from; // wraps around if the true difference does not fit a long
-        if (to >= from)
-        {
-            return difference < 0 || difference > limit ? limit : difference;
-        }
-        return difference > 0 || difference < -limit ? -limit : difference;
     }
 
     private void restartReceiver(final long currentGeneration)

@@ -1,7 +1,6 @@
 package io.ibex.transport.stats;
 
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.SingleWriterRecorder;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -10,11 +9,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * The values of one metric. One thread, the metric's owner, records; {@link ChannelStats} takes snapshots and
  * resets under its lock, from any thread.
  * <p>
- * The owner records into a {@link SingleWriterRecorder} (wait-free, allocates nothing), keeps the exact sum and
- * the clamp counts with ordered writes, and tracks the mean and standard deviation of the first
- * {@code warmUp} values (as VILLAS's histogram does to place its buckets). A snapshot folds the recorder's
- * interval histogram into a cumulative one. A reset cannot zero the owner's fields, so it moves baselines instead,
- * and starts a new generation: the owner restarts its warm-up when it sees one ({@link #restart(long)}).
+ * The owner records into the active one of two histograms, inside the writer critical section of a
+ * {@code WriterReaderPhaser} it shares with the other metrics it records (one enter and exit per sample, not per
+ * metric: the pattern of HdrHistogram's {@code SingleWriterRecorder}, over several histograms). A snapshot swaps
+ * the histograms under the phaser's reader lock, flips the phase and folds the now inactive one into a cumulative
+ * histogram. The owner also keeps the exact sum and the clamp counts with ordered writes, and tracks the mean and
+ * standard deviation of the first {@code warmUp} values (as VILLAS's histogram does to place its buckets). A
+ * reset cannot zero the owner's fields, so it moves baselines instead, and starts a new generation: the owner
+ * restarts its warm-up when it sees one ({@link #restart(long)}).
  */
 final class MetricRecorder
 {
@@ -30,7 +32,7 @@ final class MetricRecorder
 
     private final Metric metric;
     private final int warmUp;
-    private final SingleWriterRecorder recorder = new SingleWriterRecorder(1, HIGHEST_VALUE, SIGNIFICANT_DIGITS);
+    private volatile Histogram active = newHistogram();
     private final AtomicLongArray scalars = new AtomicLongArray(SCALAR_COUNT);
 
     // Owner thread only.
@@ -45,9 +47,9 @@ final class MetricRecorder
     private volatile long warmedUpGeneration = -1;
 
     // Snapshot side, under ChannelStats' lock.
-    private final Histogram cumulative = new Histogram(1, HIGHEST_VALUE, SIGNIFICANT_DIGITS);
+    private final Histogram cumulative = newHistogram();
     private final long[] baselines = new long[SCALAR_COUNT];
-    private Histogram interval;
+    private Histogram inactive = newHistogram();
 
     MetricRecorder(final Metric metric, final int warmUp)
     {
@@ -56,7 +58,8 @@ final class MetricRecorder
     }
 
     /**
-     * Owner thread: records a value, clamped to 0..{@link #HIGHEST_VALUE}.
+     * Owner thread, inside its phaser's writer critical section: records a value, clamped to
+     * 0..{@link #HIGHEST_VALUE}.
      *
      * @param value in the metric's unit.
      */
@@ -82,7 +85,7 @@ final class MetricRecorder
         {
             warmUp(clamped);
         }
-        recorder.recordValue(clamped);
+        active.recordValue(clamped);
     }
 
     /**
@@ -99,30 +102,53 @@ final class MetricRecorder
     }
 
     /**
-     * Under ChannelStats' lock: everything recorded so far.
+     * Under ChannelStats' lock and the owner's phaser's reader lock, before the phase flips: gives the owner the
+     * empty histogram and keeps the one it recorded into.
+     */
+    void swap()
+    {
+        final Histogram recorded = active;
+        active = inactive;
+        inactive = recorded;
+    }
+
+    /**
+     * Under ChannelStats' lock and the owner's phaser's reader lock, after the phase flipped (the owner no longer
+     * records into the histogram {@link #swap()} took): adds it to the cumulative one and empties it.
+     */
+    void foldSwapped()
+    {
+        cumulative.add(inactive);
+        inactive.reset();
+    }
+
+    /**
+     * Under ChannelStats' lock, after {@link #foldSwapped()}: everything recorded so far.
      *
      * @param generation the current generation: a warm-up counts only if it completed in it.
      * @return an immutable snapshot.
      */
     MetricSnapshot snapshot(final long generation)
     {
-        interval = recorder.getIntervalHistogram(interval);
-        cumulative.add(interval);
         final boolean warmedUp = warmedUpGeneration == generation;
         return new MetricSnapshot(
             metric, cumulative, scalar(SUM), scalar(CLAMPED_NEGATIVE), scalar(CLAMPED_OVER_RANGE), warmUp,
             warmedUp ? warmedUpMean : Double.NaN, warmedUp ? warmedUpStddev : Double.NaN);
     }
 
-    /** Under ChannelStats' lock: forgets every value recorded so far. */
+    /** Under ChannelStats' lock, after {@link #foldSwapped()}: forgets every value recorded so far. */
     void reset()
     {
-        recorder.reset();
         cumulative.reset();
         for (int i = 0; i < SCALAR_COUNT; i++)
         {
             baselines[i] = scalars.get(i);
         }
+    }
+
+    private static Histogram newHistogram()
+    {
+        return new Histogram(1, HIGHEST_VALUE, SIGNIFICANT_DIGITS);
     }
 
     private long scalar(final int index)

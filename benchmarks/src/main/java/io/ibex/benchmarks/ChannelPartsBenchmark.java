@@ -1,0 +1,112 @@
+package io.ibex.benchmarks;
+
+import io.ibex.transport.sample.Sample;
+import io.ibex.transport.sample.SignalList;
+import io.ibex.transport.stats.ChannelStats;
+import org.agrona.concurrent.OffsetEpochNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * What the sample channel does per sample besides the verbs calls, each part alone: the lock a data-path call
+ * takes (a {@code ReentrantLock} pair beside the compare-and-set / release-store pair the channel's path lock
+ * uses), the stats of a received sample (owd, two gaps, the received counter), the epoch clock read that stamps
+ * ts.received, and the initialisation of a claimed sample from its signal list. Under emulation (the Soft-RoCE
+ * guest) these cost 20-30 times what they cost on the host, which is why they show in the channel's round trip
+ * there; docs/benchmarks.md has the figures.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class ChannelPartsBenchmark
+{
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+    /** Float values of the sample that is initialised and recorded. */
+    @Param({ "8" })
+    public int values;
+
+    private final ReentrantLock reentrantLock = new ReentrantLock();
+    private final AtomicBoolean flag = new AtomicBoolean();
+    private final OffsetEpochNanoClock clock = new OffsetEpochNanoClock();
+    private final ChannelStats stats = new ChannelStats();
+    private final Sample sample = new Sample();
+    private SignalList signals;
+    private long sequence;
+
+    /** Points the sample at heap memory of its size. */
+    @Setup
+    public void setUp()
+    {
+        signals = SignalList.ofCount(values);
+        sample.wrap(new UnsafeBuffer(new byte[Sample.slotLength(values)]), 0, values).initialise(signals);
+        sample.flags(Sample.HAS_TS_ORIGIN | Sample.HAS_TS_RECEIVED | Sample.HAS_SEQUENCE);
+    }
+
+    /** @return the lock's hold count inside the pair, so the pair is not optimised away. */
+    @Benchmark
+    public int reentrantLockPair()
+    {
+        reentrantLock.lock();
+        try
+        {
+            return reentrantLock.getHoldCount();
+        }
+        finally
+        {
+            reentrantLock.unlock();
+        }
+    }
+
+    /** @return whether the flag was taken, inside the pair. */
+    @Benchmark
+    public boolean casLockPair()
+    {
+        final boolean taken = flag.compareAndSet(false, true);
+        flag.setRelease(false);
+        return taken;
+    }
+
+    /** @return the epoch time, as ts.received is stamped. */
+    @Benchmark
+    public long epochClock()
+    {
+        return clock.nanoTime();
+    }
+
+    /** Records one received sample 10 µs after the previous one, sent 5 µs before it arrived. */
+    @Benchmark
+    public void receivedSampleStats()
+    {
+        final long received = 1_700_000_000L * NANOS_PER_SECOND + 10_000 * sequence;
+        final long origin = received - 5_000;
+        sample.sequence(sequence++)
+            .origin(origin / NANOS_PER_SECOND, origin % NANOS_PER_SECOND)
+            .received(received / NANOS_PER_SECOND, received % NANOS_PER_SECOND);
+        stats.onReceived(sample);
+    }
+
+    /** @return the sample, initialised from the signal list as claim does. */
+    @Benchmark
+    public Sample initialiseClaimedSample()
+    {
+        return sample.initialise(signals);
+    }
+}

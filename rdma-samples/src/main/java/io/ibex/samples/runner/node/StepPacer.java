@@ -1,0 +1,74 @@
+package io.ibex.samples.runner.node;
+
+/**
+ * Steps at a fixed rate on a monotonic clock, without blocking: step {@code k} is due {@code k} periods after the
+ * start, as the expirations of the periodic timer (a timerfd) a VILLAS node waits on. A caller that polls late gets
+ * the latest step that is due, and the steps it passed over count as missed, as VILLAS counts them. Not thread
+ * safe; allocates nothing.
+ */
+final class StepPacer
+{
+    /** The highest rate a period of whole nanoseconds can pace: one step a nanosecond. */
+    static final double MAX_RATE = 1e9;
+
+    private final long periodNanos;
+    private long startNanos;
+    private long nextStep;
+    private long nextDueNanos;
+    private long missedSteps;
+
+    /**
+     * @param rate steps per second, above 0 and at most {@link #MAX_RATE}.
+     * @throws IllegalArgumentException naming the rate if it is outside that range (or not a number).
+     */
+    StepPacer(final double rate)
+    {
+        if (!(rate > 0 && rate <= MAX_RATE))
+        {
+            throw new IllegalArgumentException("rate " + rate + " outside (0, " + MAX_RATE + "] steps per second");
+        }
+        this.periodNanos = (long)(1e9 / rate);
+    }
+
+    /** @return the period in nanoseconds, 1e9 / rate rounded down, as VILLAS sets its timer. */
+    long periodNanos()
+    {
+        return periodNanos;
+    }
+
+    /**
+     * Starts counting: step 0 is due at once.
+     *
+     * @param nowNanos the monotonic clock now.
+     */
+    void start(final long nowNanos)
+    {
+        startNanos = nowNanos;
+        nextStep = 0;
+        nextDueNanos = nowNanos;
+        missedSteps = 0;
+    }
+
+    /**
+     * @param nowNanos the monotonic clock now.
+     * @return the latest step that is due, if it is one not returned before; else -1 (nothing is due yet).
+     */
+    long poll(final long nowNanos)
+    {
+        if (nowNanos - nextDueNanos < 0)
+        {
+            return -1;
+        }
+        final long step = (nowNanos - startNanos) / periodNanos;
+        missedSteps += step - nextStep;
+        nextStep = step + 1;
+        nextDueNanos = startNanos + nextStep * periodNanos;
+        return step;
+    }
+
+    /** @return how many steps were passed over since the start: due, but never returned by {@link #poll}. */
+    long missedSteps()
+    {
+        return missedSteps;
+    }
+}
