@@ -154,10 +154,10 @@ record FileNodeSettings(
     private static double rate(final GroupBinder in)
     {
         final Double rate = in.number("rate");
-        if (rate != null && !(rate >= 0 && rate <= 1e9))
+        if (rate != null && !(rate >= 0 && rate <= StepPacer.MAX_RATE))
         {
-            throw in.error("rate", in.path("rate") + " = " + rate + " is outside 0..1e9 samples per second " +
-                "(0: by the file's timestamps)");
+            throw in.error("rate", in.path("rate") + " = " + rate + " is outside 0.." + StepPacer.MAX_RATE +
+                " samples per second (0: by the file's timestamps)");
         }
         return rate == null ? 0 : rate;
     }

@@ -18,14 +18,12 @@ final class ReplayPacer
     private final FileNodeSettings settings;
     private final EpochNanoClock clock;
     private final NanoClock pacingClock;
-    private final long period;
+    private final StepPacer steps;
     private boolean firstPending;
     private long firstOrigin;
     private long offset;
     private long epochAtStart;
     private long pacingAtStart;
-    private long nextStep;
-    private long missedSteps;
 
     /**
      * @param settings the node's {@code in.rate}, {@code in.epoch_mode} and {@code in.epoch}.
@@ -37,7 +35,7 @@ final class ReplayPacer
         this.settings = settings;
         this.clock = clock;
         this.pacingClock = pacing;
-        this.period = settings.rate() > 0 ? Math.max(1, Math.round(NANOS_PER_SECOND / settings.rate())) : 0;
+        this.steps = settings.rate() > 0 ? new StepPacer(settings.rate()) : null;
     }
 
     /**
@@ -52,7 +50,10 @@ final class ReplayPacer
         firstOrigin = first == null ? 0 : originNanos(first);
         epochAtStart = clock.nanoTime();
         pacingAtStart = pacingClock.nanoTime();
-        nextStep = pacingAtStart;
+        if (steps != null)
+        {
+            steps.start(pacingAtStart);
+        }
         restart();
     }
 
@@ -74,13 +75,13 @@ final class ReplayPacer
     /** @return whether a sample goes at most once per call to {@link #due}: at a fixed rate, one per step. */
     boolean paced()
     {
-        return period > 0;
+        return steps != null;
     }
 
     /** @return steps of the rate that passed without a sample because replay was late, as VILLAS counts them. */
     long missedSteps()
     {
-        return missedSteps;
+        return steps != null ? steps.missedSteps() : 0;
     }
 
     /**
@@ -94,15 +95,12 @@ final class ReplayPacer
             return true;
         }
         final long now = pacingClock.nanoTime();
-        if (period > 0)
+        if (steps != null)
         {
-            if (now - nextStep < 0)
+            if (steps.poll(now) < 0)
             {
                 return false;
             }
-            final long steps = (now - nextStep) / period + 1;
-            missedSteps += steps - 1;
-            nextStep += steps * period;
             stamp(sample, clock.nanoTime());
             return true;
         }

@@ -72,8 +72,8 @@ class FileNodeSettingsTest
         "uri = \"a\"; in = { eof = \"loop\" } | n.conf:1:37: in.eof: 'loop' is not one of stop, exit, rewind, wait",
         "uri = \"a\"; in = { epoch_mode = \"now\" } | n.conf:1:44: in.epoch_mode: 'now' is not one of direct, wait, " +
             "relative, absolute, original",
-        "uri = \"a\"; in = { rate = -1 } | n.conf:1:38: in.rate = -1.0 is outside 0..1e9 samples per second (0: by " +
-            "the file's timestamps)",
+        "uri = \"a\"; in = { rate = -1 } | n.conf:1:38: in.rate = -1.0 is outside 0..1.0E9 samples per second (0: " +
+            "by the file's timestamps)",
         "uri = \"a\"; in = { rate = 10; epoch_mode = \"original\" } | n.conf:1:38: in.rate has no effect with " +
             "in.epoch_mode = \"original\" (no waiting at all; VILLAS ignores it): give one of them",
         "uri = \"a\"; in = { epoch = 1e12 } | n.conf:1:39: in.epoch = 1.0E12 is not a number of seconds within 1e10 " +

@@ -31,7 +31,7 @@ class FileNodeTest
     @TempDir
     Path dir;
 
-    private final FakeClock clock = new FakeClock(START);
+    private final ManualClock clock = new ManualClock(START);
     private final SampleBlock block = new SampleBlock(8, 3);
 
     @Test
