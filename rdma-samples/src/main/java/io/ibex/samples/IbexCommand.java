@@ -6,6 +6,7 @@ import io.ibex.samples.cm.RdmaServerCommand;
 import io.ibex.samples.cm.RpingCommand;
 import io.ibex.samples.cm.UdaddyCommand;
 import io.ibex.samples.perf.SendBwCommand;
+import io.ibex.samples.runner.CompareCommand;
 import io.ibex.samples.perf.SendLatCommand;
 import io.ibex.samples.runner.NodeCommand;
 import io.ibex.samples.verbs.DevinfoCommand;
@@ -42,7 +43,8 @@ import java.io.PrintWriter;
         SendLatCommand.class,
         SendBwCommand.class,
         ChannelCommand.class,
-        NodeCommand.class })
+        NodeCommand.class,
+        CompareCommand.class })
 public final class IbexCommand
 {
     @Option(names = "--stack-trace", scope = CommandLine.ScopeType.INHERIT,

@@ -1,15 +1,7 @@
 package io.ibex.transport.config;
 
-import io.ibex.transport.sample.Sample;
-import io.ibex.transport.sample.Signal;
-import io.ibex.transport.sample.SignalList;
-import io.ibex.transport.sample.SignalType;
-import io.ibex.transport.sample.SignalValues;
-
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -110,20 +102,10 @@ final class ChannelConfigBinder
         bind(out, "hooks", out::value, builder::outHooks);
     }
 
-    /**
-     * {@code signals} at the node level is short for {@code in.signals}.
-     */
     private void bindSignals(final GroupBinder node, final GroupBinder in)
     {
-        final ConfigLocation shorthand = node.valueLocation("signals");
-        final ConfigLocation full = in.valueLocation("signals");
-        if (shorthand != null && full != null)
-        {
-            throw new ConfigException(full, "in.signals and signals (at " + shorthand + ") are the same setting: " +
-                "give only one");
-        }
-        final GroupBinder where = shorthand != null ? node : in;
-        bind(where, "signals", "in.signals", name -> signals(where, name), builder::signals);
+        final GroupBinder where = SignalListBinder.holder(node, in);
+        bind(where, "signals", "in.signals", name -> SignalListBinder.signals(where, name), builder::signals);
     }
 
     private <T> void bind(final GroupBinder group, final String name, final Function<String, T> read,
@@ -149,12 +131,12 @@ final class ChannelConfigBinder
 
     private static <E> Function<String, E> choice(final GroupBinder group, final Function<String, E> parse)
     {
-        return name -> convert(group, name, group.string(name), parse);
+        return name -> group.parsed(name, parse);
     }
 
     private static Function<String, InetSocketAddress> address(final GroupBinder group)
     {
-        return name -> convert(group, name, group.string(name), SocketAddresses::parse);
+        return choice(group, SocketAddresses::parse);
     }
 
     private static Function<String, Duration> millis(final GroupBinder group)
@@ -163,95 +145,6 @@ final class ChannelConfigBinder
         {
             final Integer millis = group.int32(name);
             return millis == null ? null : Duration.ofMillis(millis);
-        };
-    }
-
-    /**
-     * Applies a parser that throws IllegalArgumentException, turning its message into one at the value.
-     */
-    private static <T, R> R convert(final GroupBinder group, final String name, final T value,
-        final Function<T, R> parse)
-    {
-        try
-        {
-            return value == null ? null : parse.apply(value);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw group.error(name, group.path(name) + ": " + ex.getMessage());
-        }
-    }
-
-    /**
-     * A list of {name, unit, type, init} groups, a count, or a format string such as "12f3i".
-     */
-    private static SignalList signals(final GroupBinder group, final String name)
-    {
-        final ConfigValue value = group.value(name);
-        if (value == null)
-        {
-            return null;
-        }
-        if (value instanceof ConfigList list)
-        {
-            if (list.size() == 0 || list.size() > Sample.MAX_CAPACITY)
-            {
-                throw group.error(name, group.path(name) + " has " + list.size() + " signals; a sample carries 1.." +
-                    Sample.MAX_CAPACITY);
-            }
-            final List<Signal> signals = new ArrayList<>();
-            for (final GroupBinder signal : group.groups(name))
-            {
-                signals.add(signal(signal, signals.size()));
-            }
-            return new SignalList(signals);
-        }
-        final Object scalar = value instanceof ConfigScalar s ? s.value() : null;
-        if (scalar instanceof Long count)
-        {
-            if (count < 1 || count > Sample.MAX_CAPACITY)
-            {
-                throw group.error(name, group.path(name) + " = " + count + " is outside 1.." + Sample.MAX_CAPACITY);
-            }
-            return SignalList.ofCount(count.intValue());
-        }
-        if (scalar instanceof String format)
-        {
-            return convert(group, name, format, SignalList::parseFormat);
-        }
-        throw group.error(name, group.path(name) + " must be a list of signals, a count or a format string, not " +
-            (scalar == null ? "a " + value.kind() : value.kind() + " " + value));
-    }
-
-    private static Signal signal(final GroupBinder signal, final int index)
-    {
-        final String name = signal.string("name");
-        final String unit = signal.string("unit");
-        final String typeName = signal.string("type");
-        final SignalType type = typeName == null ? SignalType.FLOAT :
-            convert(signal, "type", typeName, SignalType::fromConfigName);
-        return new Signal(name == null ? "signal" + index : name, unit == null ? "" : unit, type, init(signal, type));
-    }
-
-    private static long init(final GroupBinder signal, final SignalType type)
-    {
-        return switch (type)
-        {
-            case INTEGER ->
-            {
-                final Long value = signal.integer("init");
-                yield value == null ? 0 : value;
-            }
-            case BOOLEAN ->
-            {
-                final Boolean value = signal.bool("init");
-                yield SignalValues.ofBoolean(value != null && value);
-            }
-            case FLOAT, COMPLEX ->
-            {
-                final Double value = signal.number("init");
-                yield SignalValues.ofNumber(type, value == null ? 0 : value);
-            }
         };
     }
 }

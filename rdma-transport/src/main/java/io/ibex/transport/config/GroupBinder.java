@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Reads typed settings out of a {@link ConfigGroup} and its sub-groups, remembering which keys it was asked about,
@@ -155,6 +156,26 @@ public final class GroupBinder
     {
         final ConfigGroup.Setting setting = setting(name);
         return setting == null ? null : (String)scalar(setting, String.class, "a string");
+    }
+
+    /**
+     * @param name  a key whose value must be a string, now known.
+     * @param parse turns the string into a value, throwing IllegalArgumentException with what is wrong.
+     * @param <T>   the value's type.
+     * @return the value, or null if absent.
+     * @throws ConfigException at the value, naming the key and what the parser said, if it throws.
+     */
+    public <T> T parsed(final String name, final Function<String, T> parse)
+    {
+        final String text = string(name);
+        try
+        {
+            return text == null ? null : parse.apply(text);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw error(name, path(name) + ": " + ex.getMessage());
+        }
     }
 
     /**

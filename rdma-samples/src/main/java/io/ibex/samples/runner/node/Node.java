@@ -31,6 +31,18 @@ public interface Node extends AutoCloseable
     boolean writable();
 
     /**
+     * Tells a node, before {@link #start()}, that it is a path's output and the signals of the samples that path
+     * will write to it: those of the path's input node. The runner calls it once on every node that is some path's
+     * output. VILLASnode's formats take these signals from the path too: a file names them in its header and
+     * writes each value as its signal's type. A node that writes samples whatever their signals ignores it.
+     *
+     * @param signals the signals of the samples the node will be asked to write.
+     */
+    default void outputSignals(final SignalList signals)
+    {
+    }
+
+    /**
      * Opens what the node needs (files, channels, timers).
      *
      * @throws NodeException naming the node and what failed (an address in use, a file that cannot be written).

@@ -1,0 +1,132 @@
+package io.ibex.samples.runner.node;
+
+import io.ibex.transport.sample.Sample;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * When a replayed file's samples may go, and the ts.origin they go with, as VILLASnode's file node: in mode
+ * {@code original} at once and unchanged; at a fixed {@code in.rate}, stamped with the time they go (steps that
+ * pass while replay is late are missed, not caught up); else at their own timestamp moved by the offset of the
+ * {@code in.epoch_mode}, stamped with that time.
+ * Waiting is the path's: {@link #due} only says whether the time has come, on the pacing clock.
+ */
+final class ReplayPacer
+{
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+    private final FileNodeSettings settings;
+    private final EpochNanoClock clock;
+    private final NanoClock pacingClock;
+    private final StepPacer steps;
+    private boolean firstPending;
+    private long firstOrigin;
+    private long offset;
+    private long epochAtStart;
+    private long pacingAtStart;
+
+    /**
+     * @param settings the node's {@code in.rate}, {@code in.epoch_mode} and {@code in.epoch}.
+     * @param clock    stamps samples and tells now for the offset.
+     * @param pacing   the monotonic clock that decides when a sample is due.
+     */
+    ReplayPacer(final FileNodeSettings settings, final EpochNanoClock clock, final NanoClock pacing)
+    {
+        this.settings = settings;
+        this.clock = clock;
+        this.pacingClock = pacing;
+        this.steps = settings.rate() > 0 ? new StepPacer(settings.rate()) : null;
+    }
+
+    /**
+     * Starts replay now.
+     *
+     * @param first the first sample of the file (its ts.origin is "first"), or null if the file has none yet: then
+     *              the first that comes is, when it comes.
+     */
+    void start(final Sample first)
+    {
+        firstPending = first == null;
+        firstOrigin = first == null ? 0 : originNanos(first);
+        epochAtStart = clock.nanoTime();
+        pacingAtStart = pacingClock.nanoTime();
+        if (steps != null)
+        {
+            steps.start(pacingAtStart);
+        }
+        restart();
+    }
+
+    /** The file was rewound: the offset is taken again from now, as VILLAS does. */
+    void restart()
+    {
+        final long now = epochAtStart + (pacingClock.nanoTime() - pacingAtStart);
+        final long epoch = settings.epochNanos();
+        offset = switch (settings.epochMode())
+        {
+            case DIRECT -> now - firstOrigin + epoch;
+            case WAIT -> now + epoch;
+            case RELATIVE -> epoch;
+            case ABSOLUTE -> epoch - firstOrigin;
+            case ORIGINAL -> 0;
+        };
+    }
+
+    /** @return whether a sample goes at most once per call to {@link #due}: at a fixed rate, one per step. */
+    boolean paced()
+    {
+        return steps != null;
+    }
+
+    /** @return steps of the rate that passed without a sample because replay was late, as VILLAS counts them. */
+    long missedSteps()
+    {
+        return steps != null ? steps.missedSteps() : 0;
+    }
+
+    /**
+     * @param sample the next sample of the file; when it is due, its ts.origin becomes the time it goes.
+     * @return whether it may go now.
+     */
+    boolean due(final Sample sample)
+    {
+        if (settings.epochMode() == FileNodeSettings.EpochMode.ORIGINAL)
+        {
+            return true;
+        }
+        final long now = pacingClock.nanoTime();
+        if (steps != null)
+        {
+            if (steps.poll(now) < 0)
+            {
+                return false;
+            }
+            stamp(sample, clock.nanoTime());
+            return true;
+        }
+        if (firstPending)
+        {
+            firstPending = false;
+            firstOrigin = originNanos(sample);
+            restart();
+        }
+        final long origin = originNanos(sample) + offset;
+        if (now - (pacingAtStart + (origin - epochAtStart)) < 0)
+        {
+            return false;
+        }
+        stamp(sample, origin);
+        return true;
+    }
+
+    /** @throws ArithmeticException if the timestamp is too far from 1970 for nanoseconds in 64 bits. */
+    private static long originNanos(final Sample sample)
+    {
+        return Math.addExact(Math.multiplyExact(sample.originSeconds(), NANOS_PER_SECOND), sample.originNanos());
+    }
+
+    private static void stamp(final Sample sample, final long epochNanos)
+    {
+        sample.origin(Math.floorDiv(epochNanos, NANOS_PER_SECOND), Math.floorMod(epochNanos, NANOS_PER_SECOND));
+    }
+}
