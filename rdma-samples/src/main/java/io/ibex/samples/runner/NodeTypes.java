@@ -1,5 +1,6 @@
 package io.ibex.samples.runner;
 
+import io.ibex.samples.runner.node.FileNode;
 import io.ibex.samples.runner.node.InfinibandNode;
 import io.ibex.samples.runner.node.NodeFactory;
 import io.ibex.samples.runner.node.SignalNode;
@@ -23,10 +24,11 @@ public final class NodeTypes
         this.factories = new TreeMap<>(factories);
     }
 
-    /** @return the types of ibex: infiniband and signal. */
+    /** @return the types of ibex: file, infiniband and signal. */
     public static NodeTypes standard()
     {
-        return new NodeTypes(Map.of("infiniband", InfinibandNode.FACTORY, "signal", SignalNode.FACTORY));
+        return new NodeTypes(Map.of("file", FileNode.FACTORY, "infiniband", InfinibandNode.FACTORY, "signal",
+            SignalNode.FACTORY));
     }
 
     /**

@@ -258,7 +258,10 @@ public final class RunConfig implements AutoCloseable
         }
     }
 
-    /** Looks up the nodes of the paths, checks what each node may be and builds the enabled paths. */
+    /**
+     * Looks up the nodes of the paths, checks what each node may be, tells each output the signals of the samples
+     * it will be written (a file names them in its header) and builds the enabled paths.
+     */
     private static final class Wiring
     {
         private final Map<String, RunNode> nodes;
@@ -306,6 +309,7 @@ public final class RunConfig implements AutoCloseable
             {
                 final RunNode output = outputs.get(i);
                 use(outputOf, output, out.get(i), path, "output", output.node().writable());
+                output.node().outputSignals(input.node().signals());
                 final int values = input.node().signals().size();
                 final int room = output.node().signals().size();
                 if (room < values)
