@@ -3,6 +3,7 @@ package io.ibex.samples.runner;
 import io.ibex.samples.runner.hook.Hook;
 import io.ibex.samples.runner.node.InfinibandNode;
 import io.ibex.samples.runner.node.Node;
+import io.ibex.transport.config.IdleKind;
 import io.ibex.transport.stats.ChannelStats;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
@@ -118,8 +119,8 @@ public final class Runner
             final long start = System.nanoTime();
             for (final PathAgent agent : agents)
             {
-                final AgentRunner runner = new AgentRunner(options.idle().newStrategy(), this::pathFailed, null,
-                    agent);
+                final AgentRunner runner = new AgentRunner(idle(agent.config()).newStrategy(), this::pathFailed,
+                    null, agent);
                 runners.add(runner);
                 AgentRunner.startOnThread(runner, (task) -> new Thread(task, "ibex-" + agent.roleName()
                     .replace(' ', '-')));
@@ -198,6 +199,15 @@ public final class Runner
     {
         node.start();
         started.add(node);
+    }
+
+    /**
+     * @return how a path waits when its input has nothing: as the infiniband node it reads says in its
+     *         {@code idle_strategy} (its empty polls are what the path repeats), else as the command line says.
+     */
+    private IdleKind idle(final PathConfig path)
+    {
+        return path.input().node() instanceof InfinibandNode infiniband ? infiniband.idle() : options.idle();
     }
 
     /** @return why the run ends, once it does. */

@@ -6,6 +6,7 @@ import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.ConfigException;
 import io.ibex.transport.config.ConfigGroup;
 import io.ibex.transport.config.ConfigValue;
+import io.ibex.transport.config.IdleKind;
 import io.ibex.transport.sample.SignalList;
 import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;
@@ -100,6 +101,12 @@ public final class InfinibandNode implements Node
     public boolean isSource()
     {
         return config.isSource();
+    }
+
+    /** @return how the node waits between empty polls ({@code idle_strategy}): a path reading it waits so. */
+    public IdleKind idle()
+    {
+        return config.idle();
     }
 
     /** @return the channel's statistics (counters, owd and the other metrics), live. */
