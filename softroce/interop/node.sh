@@ -22,8 +22,11 @@ sed 's/^/  | /' "$log"
 check "node: ibex node ran the example to its end (rc $rc)" test "$rc" = 0
 check "node: it stopped because its inputs ended" grep -q "stopped because its inputs ended" "$log"
 check "node: the source and the target ran on disni" grep -q "RDMA provider 'disni'" "$log"
-check "node: the target received every sample the generator produced, none lost" \
-    grep -Eq "^  ib_node_target +infiniband +target on $SOFTROCE_IP:1337 over RC: sent 0, dropped 0, received [1-9][0-9]*, lost 0, reordered 0, invalid 0" "$log"
+# Under emulation the generator misses most of its 10 us steps: those are gaps in the sequence ("lost" at the
+# target), not losses of the network. What it did produce must all arrive, none dropped or invalid.
+produced=$(sed -nE 's/^  siggen +signal +([0-9]+) samples in .*/\1/p' "$log")
+check "node: the target received all ${produced:-?} samples the generator produced, none dropped or invalid" \
+    grep -Eq "^  ib_node_target +infiniband +target on $SOFTROCE_IP:1337 over RC: sent 0, dropped 0, received ${produced:-none}, lost [0-9]+, reordered [0-9]+, invalid 0;" "$log"
 
 generated=$(ls "$interop_work"/logs/ib_generated-*.log 2>/dev/null)
 results=$(ls "$interop_work"/logs/ib_results-*.log 2>/dev/null)
