@@ -88,8 +88,9 @@ class InfinibandNodeTest
             final NodeException failure = assertThrows(NodeException.class, () -> run(second, null));
             holder.requestStop("the test is done");
             holding.join();
-            assertTrue(failure.getMessage().startsWith("node 'ib_target': cannot start on in.address 127.0.0.1:" +
-                targetPort + ": cannot bind to /127.0.0.1:" + targetPort + ": "), failure.getMessage());
+            assertTrue(failure.getMessage().matches("node 'ib_target': cannot start on in.address 127.0.0.1:" +
+                targetPort + " \\(.*run[0-9]*\\.conf:2:[0-9]+\\): cannot bind to /127.0.0.1:" + targetPort + ": .*"),
+                failure.getMessage());
         }
         catch (final InterruptedException ex)
         {

@@ -386,6 +386,16 @@ public final class ChannelConfig
     }
 
     /**
+     * @param key a key's path, such as {@code "in.address"}.
+     * @return where it was set (file, line and column, or the builder method), or the node's location if defaulted:
+     *         for errors that come up when the setting is used, such as an address in use.
+     */
+    public ConfigLocation location(final String key)
+    {
+        return origin(key).location();
+    }
+
+    /**
      * @param key a key's path, such as {@code "in.max_wrs"}.
      * @return how it was set: the key as written (maybe an alias) and where, or the node's location if defaulted.
      */

@@ -130,8 +130,8 @@ public final class InfinibandNode implements Node
         }
         catch (final RuntimeException ex)
         {
-            throw new NodeException(name(), "cannot start on in.address " + text(config.inAddress()) + ": " +
-                withoutName(ex.getMessage()), ex);
+            throw new NodeException(name(), "cannot start on in.address " + text(config.inAddress()) + " (" +
+                config.location("in.address") + "): " + withoutName(ex.getMessage()), ex);
         }
     }
 
