@@ -13,6 +13,8 @@ import io.ibex.transport.stats.Metric;
 import org.agrona.concurrent.SystemEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The examples of the runner: VILLAS's reference config binds node by node, and its loopback variant runs end to
- * end on the soft provider, the file of what arrived equal to the file of what the generator produced.
+ * end on the soft provider (written in libconfig syntax and in JSON), the file of what arrived equal to the file of
+ * what the generator produced.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 @ExtendWith(SoftResourcesReleased.class)
@@ -63,11 +66,12 @@ class ExamplesTest
         }
     }
 
-    @Test
-    void theLoopbackExampleDeliversExactlyWhatWasGenerated() throws IOException
+    @ParameterizedTest
+    @ValueSource(strings = { "infiniband-loopback.conf", "infiniband-loopback.json" })
+    void theLoopbackExampleDeliversExactlyWhatWasGenerated(final String name) throws IOException
     {
-        final String example = Files.readString(EXAMPLES.resolve("infiniband-loopback.conf"));
-        final Path file = dir.resolve("infiniband-loopback.conf");
+        final String example = Files.readString(EXAMPLES.resolve(name));
+        final Path file = dir.resolve(name);
         Files.writeString(file, example.replace("127.0.0.1:1337", "127.0.0.1:" + IbexRun.freePort())
             .replace("127.0.0.1:1338", "127.0.0.1:" + IbexRun.freePort()));
         final Path generated;
