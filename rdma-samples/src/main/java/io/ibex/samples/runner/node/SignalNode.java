@@ -143,7 +143,8 @@ public final class SignalNode implements Node
             throw new IllegalStateException("signal node '" + config.name() + "' read before it was started");
         }
         final long nowNanos = pacingClock.nanoTime();
-        final long step = config.realtime() ? pacer.poll(nowNanos) : nextStep;
+        final long step = config.realtime() ? pacer.poll(nowNanos, config.limit() > 0 ? config.limit() : Long.MAX_VALUE) :
+            nextStep;
         if (step < 0)
         {
             block.size(0);

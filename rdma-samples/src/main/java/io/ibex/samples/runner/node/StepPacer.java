@@ -55,11 +55,25 @@ final class StepPacer
      */
     long poll(final long nowNanos)
     {
-        if (nowNanos - nextDueNanos < 0)
+        return poll(nowNanos, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #poll(long)}, for a run of {@code limit} steps: a poll that comes after the last one returns
+     * {@code limit} itself (the end), and only the steps before it count as missed.
+     *
+     * @param nowNanos the monotonic clock now.
+     * @param limit    how many steps the run has.
+     * @return the latest step that is due, at most {@code limit}, if not returned before; else -1 (nothing due
+     *         yet, or the end was returned).
+     */
+    long poll(final long nowNanos, final long limit)
+    {
+        if (nextStep > limit || nowNanos - nextDueNanos < 0)
         {
             return -1;
         }
-        final long step = (nowNanos - startNanos) / periodNanos;
+        final long step = Math.min((nowNanos - startNanos) / periodNanos, limit);
         missedSteps += step - nextStep;
         nextStep = step + 1;
         nextDueNanos = startNanos + nextStep * periodNanos;

@@ -32,6 +32,17 @@ class StepPacerTest
     }
 
     @Test
+    void aLatePollAfterTheLastStepOfARunEndsItAndMissesOnlyTheStepsBeforeTheLimit()
+    {
+        final StepPacer pacer = new StepPacer(1e9); // a step a nanosecond
+        pacer.start(0);
+        assertEquals(0, pacer.poll(0, 10));
+        assertEquals(10, pacer.poll(1_000_000, 10), "the end, not step 1,000,000");
+        assertEquals(9, pacer.missedSteps(), "steps 1 to 9; none beyond the limit");
+        assertEquals(-1, pacer.poll(1_000_000, 10), "returned once");
+    }
+
+    @Test
     void aRateOutsideItsRangeIsRefused()
     {
         assertEquals("rate 0.0 outside (0, 1.0E9] steps per second",
