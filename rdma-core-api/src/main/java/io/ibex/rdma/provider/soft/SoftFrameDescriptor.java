@@ -79,8 +79,8 @@ public final class SoftFrameDescriptor
 {
     /** HELLO magic, 'IBXS'. */
     public static final int HELLO_MAGIC = 0x53584249;
-    /** HELLO protocol version. */
-    public static final int HELLO_VERSION = 1;
+    /** HELLO protocol version: 2 since requesters ask for prompt ACKs ({@link #FLAG_ACK_REQUEST}). */
+    public static final int HELLO_VERSION = 2;
     /** Offset of the HELLO magic. */
     public static final int HELLO_MAGIC_OFFSET = 0;
     /** Offset of the HELLO version. */
@@ -156,6 +156,11 @@ public final class SoftFrameDescriptor
 
     /** Flag: the requester asked for a solicited event. */
     public static final byte FLAG_SOLICITED = 1;
+    /**
+     * Flag: the requester wants this message acknowledged promptly (its completion is signaled or its send queue
+     * is half full), as IB's AckReq bit. Without it the responder may acknowledge a stream in bulk.
+     */
+    public static final byte FLAG_ACK_REQUEST = 2;
 
     /** Syndrome: positive acknowledgement. */
     public static final byte SYNDROME_ACK = 0;

@@ -39,7 +39,8 @@ import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
  * <p>
  * Reliability: TCP does not lose frames, so RC needs no retransmission except after an RNR NAK (go back to
  * the NAKed message once the RNR timer expires). One PSN per message. ACKs are cumulative, ride on every
- * frame, and are sent on their own only when owed for {@link SoftResponder#ACK_DELAY_NANOS}.
+ * frame, and are sent on their own only when owed for {@link SoftResponder#ACK_DELAY_NANOS} (in bulk for a stream
+ * of messages whose requester asked for no prompt ACK).
  * <p>
  * The work is split three ways: this class is the verbs face (posting, modify and its state machine), the
  * lock, the link and error handling; the {@link SoftRequester} runs the send side and the
