@@ -33,7 +33,8 @@ import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
  * A soft queue pair: the requester and responder of one QP. RC and UC run over the QP's {@link SoftLink}
  * (one TCP connection per connected QP); UD over the device's UDP socket.
  * <p>
- * Work requests are copied at post time into preallocated slots. The posting thread transmits at once; the
+ * Work requests are copied at post time into preallocated slots. The posting thread transmits at once, and
+ * counts as driving the QP: it reads the link too when nobody has for {@link #POSTER_READ_INTERVAL_NANOS}. The
  * thread polling a CQ drives the QPs completing into it (receive, execute, acknowledge); the progress thread
  * drives a QP nobody else drove for a millisecond. One lock guards the QP: posters take it, drivers only try.
  * <p>
@@ -50,6 +51,11 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
 {
     /** How long a peer QP of the same device must go undriven before a poller of this QP drives it too. */
     static final long NEIGHBOUR_IDLE_NANOS = 20_000;
+    /**
+     * How long a posting thread, which counts as driving the QP, may go without reading the link: past it, a post
+     * drives the QP fully, so a QP whose application posts but never polls still executes its peer's requests.
+     */
+    static final long POSTER_READ_INTERVAL_NANOS = 100_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(SoftQueuePair.class);
     private static final int ACQUIRE_SPINS = 100;
@@ -66,6 +72,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     /** Read by the requester and responder too, which run under {@link #lock}. */
     volatile QpState state = QpState.RESET;
     private volatile long lastAppDrive;
+    private long lastProgress; // under the lock
     private SoftLink watchedLink; // progress thread only
     private SelectionKey progressKey; // progress thread only
 
@@ -239,7 +246,9 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
         finally
         {
-            afterPost(true);
+            final long now = System.nanoTime();
+            lastAppDrive = now; // the poster drives the QP (afterPost): no one else needs to while it posts
+            afterPostSend(now);
             lock.unlock();
         }
     }
@@ -260,7 +269,10 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
         finally
         {
-            afterPost(false);
+            if (state == QpState.ERR)
+            {
+                flush();
+            }
             lock.unlock();
         }
     }
@@ -556,19 +568,26 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
     }
 
-    private void afterPost(final boolean send)
+    /**
+     * The poster sends what it posted, and drives the QP fully (reads its link too) when nobody has for
+     * {@link #POSTER_READ_INTERVAL_NANOS}: a post counts as driving, so no one else reads the link while it posts.
+     */
+    private void afterPostSend(final long now)
     {
         final QpState current = state;
         if (current == QpState.ERR)
         {
             flush();
         }
-        else if (send && current == QpState.RTS)
+        else if (current == QpState.RTS)
         {
-            final long now = System.nanoTime();
             if (type == QpType.UD)
             {
                 requester.transmitDatagrams(qkey);
+            }
+            else if (now - lastProgress >= POSTER_READ_INTERVAL_NANOS)
+            {
+                progress(now);
             }
             else
             {
@@ -598,6 +617,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
 
     private int progress(final long now)
     {
+        lastProgress = now;
         try
         {
             if (link == null)

@@ -21,13 +21,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What keeps a stream of messages cheap on the soft wire, checked on the wire itself: requesters ask for a prompt
- * ACK only when the application will wait for one, and responders acknowledge the other messages in bulk.
+ * ACK only when the application will wait for one, responders acknowledge the other messages in bulk, and a QP whose
+ * application posts but never polls (so no other thread drives it) still takes its ACKs and serves its peer.
  */
 @Timeout(30)
 class SoftStreamingTest
 {
     private static final int WARM_UP = 3000;
     private static final int STREAM = 100;
+    /** Rounds of posting on one QP while polling its peer: ~10 ms; posting serves the READ within ~100 us. */
+    private static final int POSTING_ROUNDS = 2000;
 
     private final SoftFixture fixture = new SoftFixture();
     private final WorkCompletion[] wcs = {new WorkCompletion()};
@@ -97,6 +100,47 @@ class SoftStreamingTest
             assertTrue(acks <= bound, acks + " lone ACKs for " + STREAM + " messages in " + elapsed / 1000 +
                 " us: more than one every " + SoftResponder.UNREQUESTED_ACK_INTERVAL_NANOS / 1000 + " us");
         }
+    }
+
+    @Test
+    void aQpWhoseApplicationOnlyPostsStillTakesItsAcksAndServesItsPeersRdmaRead()
+    {
+        final QueuePair a = fixture.qp(QpType.RC, 256);
+        final QueuePair b = fixture.qp(QpType.RC, 256);
+        fixture.pair(a, b, 7);
+        final MemoryRegion aMemory = fixture.register(4096);
+        final MemoryRegion bMemory = fixture.register(4096);
+        for (int i = 0; i < 64; i++)
+        {
+            bMemory.buffer().put(i, (byte)(i * 7 + 1));
+        }
+        final SendWorkRequest read = new SendWorkRequest().wrId(1).opcode(SendOpcode.RDMA_READ)
+            .sendFlags(SendFlags.SIGNALED).remote(bMemory.address(), bMemory.rkey());
+        read.sge(0).set(aMemory, 0, 64);
+        final SendWorkRequest write = new SendWorkRequest().wrId(2).opcode(SendOpcode.RDMA_WRITE)
+            .remote(aMemory.address() + 1024, aMemory.rkey());
+        write.sge(0).set(bMemory, 1024, 8);
+
+        // b's application posts and never polls. Once compiled, a round is far shorter than the idle time after
+        // which a's poll or the progress thread would drive b: only its own posts take b's ACKs (or its send queue
+        // fills up: ENOMEM) and execute a's READ.
+        for (int round = 0; round < WARM_UP; round++)
+        {
+            b.postSend(write);
+            assertEquals(0, a.sendCq().poll(wcs));
+        }
+        a.postSend(read);
+        int polled = 0;
+        for (int round = 0; round < POSTING_ROUNDS && polled == 0; round++)
+        {
+            b.postSend(write);
+            polled = a.sendCq().poll(wcs);
+        }
+
+        assertEquals(1, polled, "the RDMA READ completed while b's application posted without polling (" +
+            POSTING_ROUNDS + " rounds, a few ms)");
+        assertEquals(WcStatus.SUCCESS, wcs[0].status());
+        assertEquals(bMemory.buffer().slice(0, 64), aMemory.buffer().slice(0, 64));
     }
 
     /**
