@@ -80,7 +80,7 @@ final class SoftProgressAgent implements Agent
         boolean timersToRun = !handshakes.isEmpty();
         for (final SoftQueuePair qp : device.queuePairs())
         {
-            work += qp.driveIfIdle(now, IDLE_NANOS, selector);
+            work += qp.driveIfIdle(now, IDLE_NANOS, this);
             timersToRun |= qp.idleSince(now, IDLE_NANOS);
         }
         // the UD socket has no timers: the selector wakes the thread for its datagrams
@@ -114,7 +114,16 @@ final class SoftProgressAgent implements Agent
     }
 
     /**
-     * Wakes the thread from its idle park, for a waiter that just handed its QPs over.
+     * @return the selector the thread blocks in, for the sockets it watches. Used on the progress thread only.
+     */
+    Selector selector()
+    {
+        return selector;
+    }
+
+    /**
+     * Wakes the thread from its idle park: for a waiter that just handed its QPs over, or for traffic in memory
+     * to a QP the thread drives. Any thread.
      */
     void wakeUp()
     {

@@ -22,9 +22,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.CancelledKeyException;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.util.concurrent.locks.ReentrantLock;
 
 import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
@@ -74,7 +71,6 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     private volatile long lastAppDrive;
     private long lastProgress; // under the lock
     private SoftLink watchedLink; // progress thread only
-    private SelectionKey progressKey; // progress thread only
 
     private int qkey;
     private int destQpn;
@@ -316,15 +312,15 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
 
     /**
      * The progress thread's turn: drives the QP if no application thread has for {@code idleNanos}, and has
-     * the selector watch its link exactly then.
+     * its link wake the progress thread exactly then.
      *
      * @return the amount of work done.
      */
-    int driveIfIdle(final long now, final long idleNanos, final Selector selector)
+    int driveIfIdle(final long now, final long idleNanos, final SoftProgressAgent progress)
     {
         if (!idleSince(now, idleNanos))
         {
-            watchInterest(0); // an application drives it: never wake the progress thread for its packets
+            watch(null); // an application drives it: never wake the progress thread for its packets
             return 0;
         }
         if (type == QpType.UD || !lock.tryLock())
@@ -334,12 +330,11 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         try
         {
             final QpState current = state;
-            if (watchedLink != link)
+            watch(current == QpState.RTR || current == QpState.RTS ? link : null);
+            if (watchedLink != null)
             {
-                watchedLink = link;
-                progressKey = link == null ? null : link.selectionKey(selector);
+                watchedLink.watch(progress);
             }
-            watchInterest(current == QpState.RTR || current == QpState.RTS ? SelectionKey.OP_READ : 0);
             return driveLocked(now);
         }
         catch (final IOException ex)
@@ -353,20 +348,17 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
     }
 
-    private void watchInterest(final int interest)
+    /**
+     * Stops watching the link the progress thread watched unless it is {@code watched}, which it watches from now
+     * on (none if null). Progress thread only.
+     */
+    private void watch(final SoftLink watched)
     {
-        final SelectionKey key = progressKey;
-        try
+        if (watchedLink != null && watchedLink != watched)
         {
-            if (key != null && key.isValid() && key.interestOps() != interest)
-            {
-                key.interestOps(interest);
-            }
+            watchedLink.unwatch();
         }
-        catch (final CancelledKeyException ex)
-        {
-            // the application closed the link between the check and the update: nothing left to watch
-        }
+        watchedLink = watched;
     }
 
     private int driveLocked(final long now)
@@ -523,6 +515,15 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         if (!connector)
         {
             adoptPendingLink();
+            return;
+        }
+        final SoftQueuePair peer = localPeer;
+        if (peer != null && device.memoryLocalLinks())
+        {
+            // the peer's lock is taken inside this one's: only ever from the lower QPN to the higher, no cycle
+            final SoftLink[] ends = SoftLink.inMemory(qpn, destQpn);
+            link = ends[0];
+            peer.offerIncomingLink(ends[1], myKey, qpn);
             return;
         }
         try
