@@ -3,7 +3,8 @@ package io.ibex.rdma.provider.soft;
 /**
  * Layout of what soft devices send each other. All integers are little-endian.
  * <p>
- * A connected (RC/UC) QP's link is a TCP connection. The connecting side first sends a HELLO:
+ * A connected (RC/UC) QP's link is a TCP connection (or, between two QPs of one device, a {@link SoftMemoryWire},
+ * which carries the same frames without the HELLO). The connecting side first sends a HELLO:
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1

@@ -28,7 +28,7 @@ import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
 
 /**
  * A soft queue pair: the requester and responder of one QP. RC and UC run over the QP's {@link SoftLink}
- * (one TCP connection per connected QP); UD over the device's UDP socket.
+ * (a TCP connection, or a pair of rings in memory to a QP of the same device); UD over the device's UDP socket.
  * <p>
  * Work requests are copied at post time into preallocated slots. The posting thread transmits at once, and
  * counts as driving the QP: it reads the link too when nobody has for {@link #POSTER_READ_INTERVAL_NANOS}. The
