@@ -37,6 +37,8 @@ final class SoftProgressAgent implements Agent
 {
     /** How long a QP must go undriven by the application before the progress thread takes it over. */
     static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** A timer of a QP the thread drives that comes due within this has the thread spin until it does. */
+    static final long TIMER_SPIN_NANOS = 50_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(SoftProgressAgent.class);
     private static final long HELLO_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
@@ -54,6 +56,7 @@ final class SoftProgressAgent implements Agent
     private final List<Handshake> handshakes = new ArrayList<>();
     private final SoftSelectorIdleStrategy idleStrategy;
     private int lastWork;
+    private boolean timerSoon;
     private volatile boolean wakeUpRequested;
 
     SoftProgressAgent(final SoftDevice device, final ServerSocketChannel server, final DatagramChannel udp)
@@ -70,11 +73,12 @@ final class SoftProgressAgent implements Agent
     @Override
     public int doWork()
     {
-        if (lastWork == 0 && !wakeUpRequested && !idleStrategy.takeScanDue())
+        if (lastWork == 0 && !timerSoon && !wakeUpRequested && !idleStrategy.takeScanDue())
         {
-            return 0; // no socket ready, no wake-up, no tick: every read here would come back empty
+            return 0; // no socket ready, no wake-up, no tick, no timer due: every read here would come back empty
         }
         wakeUpRequested = false;
+        timerSoon = false;
         final long now = System.nanoTime();
         int work = accept(now);
         boolean timersToRun = !handshakes.isEmpty();
@@ -96,6 +100,7 @@ final class SoftProgressAgent implements Agent
             work += device.driveUdp(false);
         }
         lastWork = work;
+        idleStrategy.keepSpinning(timerSoon);
         return work;
     }
 
@@ -111,6 +116,15 @@ final class SoftProgressAgent implements Agent
     public String roleName()
     {
         return "ibex-soft-progress";
+    }
+
+    /**
+     * A QP this thread drives has a timer due within {@link #TIMER_SPIN_NANOS}: the thread spins and looks again
+     * until it has run, rather than block for its tick. Progress thread only, during a duty cycle.
+     */
+    void timerDueSoon()
+    {
+        timerSoon = true;
     }
 
     /**

@@ -335,7 +335,13 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
             {
                 watchedLink.watch(progress);
             }
-            return driveLocked(now);
+            final int work = driveLocked(now);
+            if (responder.ackDueWithin(now, SoftProgressAgent.TIMER_SPIN_NANOS) ||
+                requester.rnrRetryDueWithin(now, SoftProgressAgent.TIMER_SPIN_NANOS))
+            {
+                progress.timerDueSoon(); // a 5 us ACK or an RNR retry must not wait for the 1 ms tick
+            }
+            return work;
         }
         catch (final IOException ex)
         {

@@ -275,6 +275,14 @@ final class SoftRequester
     }
 
     /**
+     * @return whether an RNR retry waits and comes due within {@code windowNanos} from {@code now} (not already).
+     */
+    boolean rnrRetryDueWithin(final long now, final long windowNanos)
+    {
+        return rnrDeadline != 0 && rnrDeadline - now > 0 && rnrDeadline - now <= windowNanos;
+    }
+
+    /**
      * Writes queued requests to the link's transmit buffer while it has room, the RNR timer allows and the
      * READ/atomic credit and fences permit.
      *

@@ -525,6 +525,15 @@ final class SoftResponder
     }
 
     /**
+     * @return whether an ACK is owed and comes due within {@code windowNanos} from {@code now} (not already: one
+     *         that is due and still owed waits for room on the link).
+     */
+    boolean ackDueWithin(final long now, final long windowNanos)
+    {
+        return ackOwed && ackDue - now > 0 && ackDue - now <= windowNanos;
+    }
+
+    /**
      * Sends the ACK no frame has carried by the time it is due, if the transmit buffer has room.
      *
      * @return whether it was written.

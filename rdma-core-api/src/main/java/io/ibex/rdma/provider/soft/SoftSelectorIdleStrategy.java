@@ -25,6 +25,7 @@ final class SoftSelectorIdleStrategy implements IdleStrategy
     private long tickMillis;
     private int spins;
     private boolean scanDue = true;
+    private boolean keepSpinning;
 
     /**
      * @param selector   the selector the watched channels are registered with.
@@ -46,6 +47,16 @@ final class SoftSelectorIdleStrategy implements IdleStrategy
     void tickMillis(final long tickMillis)
     {
         this.tickMillis = tickMillis;
+    }
+
+    /**
+     * Spins instead of blocking, however long idle, while set: a timer is due sooner than a block could end.
+     *
+     * @param keepSpinning whether to go on spinning; set by the agent on the same thread after each scan.
+     */
+    void keepSpinning(final boolean keepSpinning)
+    {
+        this.keepSpinning = keepSpinning;
     }
 
     /**
@@ -79,7 +90,7 @@ final class SoftSelectorIdleStrategy implements IdleStrategy
     {
         try
         {
-            if (spins < maxSpins)
+            if (spins < maxSpins || keepSpinning)
             {
                 spins++;
                 scanDue |= selector.selectNow() > 0;
