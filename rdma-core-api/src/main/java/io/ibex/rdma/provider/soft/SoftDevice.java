@@ -41,6 +41,8 @@ final class SoftDevice implements Device
     static final String PORT_PROPERTY = "ibex.soft.port";
     /** System property: active MTU of the port in bytes. */
     static final String MTU_PROPERTY = "ibex.soft.mtu";
+    /** System property: how two QPs of this device are linked, "memory" (the default) or "tcp" (as between devices). */
+    static final String LOCAL_LINKS_PROPERTY = "ibex.soft.localLinks";
     static final String NAME = "soft0";
     static final int MAX_QP = 16384;
     static final int MAX_QP_WR = 16384;
@@ -61,6 +63,7 @@ final class SoftDevice implements Device
     private final Gid[] gids = new Gid[SoftGidDescriptor.GID_TABLE_LENGTH];
     private final long endpointKey;
     private final Mtu activeMtu;
+    private final boolean memoryLocalLinks;
     private final Int2ObjectHashMap<SoftQueuePair> qpsByNum = new Int2ObjectHashMap<>();
     private volatile SoftQueuePair[] qps = new SoftQueuePair[0];
     private volatile SoftMemoryRegion[] regions = new SoftMemoryRegion[64];
@@ -83,6 +86,7 @@ final class SoftDevice implements Device
             }
             address = (Inet4Address)bindAddress;
             activeMtu = Mtu.ofBytes(Integer.getInteger(MTU_PROPERTY, 4096));
+            memoryLocalLinks = localLinksInMemory(System.getProperty(LOCAL_LINKS_PROPERTY, "memory"));
             server = ServerSocketChannel.open();
             server.bind(new InetSocketAddress(address, Integer.getInteger(PORT_PROPERTY, 0)));
             server.configureBlocking(false);
@@ -120,8 +124,18 @@ final class SoftDevice implements Device
             thread.setDaemon(true);
             return thread;
         });
-        LOG.info("soft device {} listening on {}:{} (TCP for RC/UC, UDP for UD), GID[0]={} GID[1]={}, MTU {}",
-            NAME, address.getHostAddress(), port, gids[0], gids[1], activeMtu.bytes());
+        LOG.info("soft device {} listening on {}:{} (TCP for RC/UC, UDP for UD), GID[0]={} GID[1]={}, MTU {}, " +
+            "links between its own QPs in {}", NAME, address.getHostAddress(), port, gids[0], gids[1],
+            activeMtu.bytes(), memoryLocalLinks ? "memory" : "TCP");
+    }
+
+    private static boolean localLinksInMemory(final String value)
+    {
+        if (!"memory".equals(value) && !"tcp".equals(value))
+        {
+            throw new IllegalArgumentException(LOCAL_LINKS_PROPERTY + "=" + value + " must be memory or tcp");
+        }
+        return "memory".equals(value);
     }
 
     @Override
@@ -192,6 +206,14 @@ final class SoftDevice implements Device
     long endpointKey()
     {
         return endpointKey;
+    }
+
+    /**
+     * @return whether two QPs of this device are linked in memory rather than over TCP ({@link #LOCAL_LINKS_PROPERTY}).
+     */
+    boolean memoryLocalLinks()
+    {
+        return memoryLocalLinks;
     }
 
     int ipv4()

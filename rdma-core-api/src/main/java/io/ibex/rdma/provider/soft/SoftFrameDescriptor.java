@@ -3,7 +3,8 @@ package io.ibex.rdma.provider.soft;
 /**
  * Layout of what soft devices send each other. All integers are little-endian.
  * <p>
- * A connected (RC/UC) QP's link is a TCP connection. The connecting side first sends a HELLO:
+ * A connected (RC/UC) QP's link is a TCP connection (or, between two QPs of one device, a {@link SoftMemoryWire},
+ * which carries the same frames without the HELLO). The connecting side first sends a HELLO:
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
@@ -79,8 +80,8 @@ public final class SoftFrameDescriptor
 {
     /** HELLO magic, 'IBXS'. */
     public static final int HELLO_MAGIC = 0x53584249;
-    /** HELLO protocol version. */
-    public static final int HELLO_VERSION = 1;
+    /** HELLO protocol version: 2 since requesters ask for prompt ACKs ({@link #FLAG_ACK_REQUEST}). */
+    public static final int HELLO_VERSION = 2;
     /** Offset of the HELLO magic. */
     public static final int HELLO_MAGIC_OFFSET = 0;
     /** Offset of the HELLO version. */
@@ -156,6 +157,11 @@ public final class SoftFrameDescriptor
 
     /** Flag: the requester asked for a solicited event. */
     public static final byte FLAG_SOLICITED = 1;
+    /**
+     * Flag: the requester wants this message acknowledged promptly (its completion is signaled or its send queue
+     * is half full), as IB's AckReq bit. Without it the responder may acknowledge a stream in bulk.
+     */
+    public static final byte FLAG_ACK_REQUEST = 2;
 
     /** Syndrome: positive acknowledgement. */
     public static final byte SYNDROME_ACK = 0;

@@ -4,68 +4,50 @@ import org.agrona.BufferUtil;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 
 /**
- * The TCP connection of a connected QP, with its reusable direct receive and transmit buffers. Both buffers
- * stay in write mode: bytes received are in {@code [rxStart, rx.position())}, bytes to send in
- * {@code [0, tx.position())}. Not thread-safe: the owning QP's lock guards it.
+ * The link of a connected QP: its {@link SoftWire} (a TCP connection, or memory to a QP of the same device), with
+ * reusable direct receive and transmit buffers. Both buffers stay in write mode: bytes received are in
+ * {@code [rxStart, rx.position())}, bytes to send in {@code [0, tx.position())}. Not thread-safe: the owning QP's
+ * lock guards it.
  */
 final class SoftLink
 {
     private static final int BUFFER_LENGTH = 4 * SoftFrameDescriptor.MAX_FRAME_LENGTH;
 
-    private final SocketChannel channel;
-    private final String peer;
+    private final SoftWire wire;
     private final ByteBuffer rx = ByteBuffer.allocateDirect(BUFFER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
     private final ByteBuffer tx = ByteBuffer.allocateDirect(BUFFER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
     private final long rxAddress = BufferUtil.address(rx);
     private final long txAddress = BufferUtil.address(tx);
     private int rxStart;
-    private boolean connecting;
     private boolean closed;
 
-    private SoftLink(final SocketChannel channel, final String peer, final boolean connecting) throws IOException
+    private SoftLink(final SoftWire wire)
     {
-        this.channel = channel;
-        this.peer = peer;
-        this.connecting = connecting;
-        channel.configureBlocking(false);
-        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        this.wire = wire;
     }
 
     /**
-     * Starts a non-blocking connection whose first bytes will be the HELLO naming the two QPs.
+     * Starts a non-blocking connection to another device whose first bytes will be the HELLO naming the two QPs.
      */
     static SoftLink connect(
         final InetSocketAddress remote, final int srcIpv4, final int srcPort, final int srcQpn, final int dstQpn)
         throws IOException
     {
-        final SocketChannel channel = SocketChannel.open();
-        try
-        {
-            final SoftLink link = new SoftLink(channel, remote.toString(), true);
-            final ByteBuffer tx = link.tx;
-            tx.putInt(SoftFrameDescriptor.HELLO_MAGIC_OFFSET, SoftFrameDescriptor.HELLO_MAGIC);
-            tx.putInt(SoftFrameDescriptor.HELLO_VERSION_OFFSET, SoftFrameDescriptor.HELLO_VERSION);
-            tx.putInt(SoftFrameDescriptor.HELLO_SRC_IPV4_OFFSET, srcIpv4);
-            tx.putInt(SoftFrameDescriptor.HELLO_SRC_PORT_OFFSET, srcPort);
-            tx.putInt(SoftFrameDescriptor.HELLO_SRC_QPN_OFFSET, srcQpn);
-            tx.putInt(SoftFrameDescriptor.HELLO_DST_QPN_OFFSET, dstQpn);
-            tx.position(SoftFrameDescriptor.HELLO_LENGTH);
-            link.connecting = !channel.connect(remote);
-            return link;
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            channel.close();
-            throw ex;
-        }
+        final SoftLink link = new SoftLink(SoftSocketWire.connect(remote));
+        final ByteBuffer tx = link.tx;
+        tx.putInt(SoftFrameDescriptor.HELLO_MAGIC_OFFSET, SoftFrameDescriptor.HELLO_MAGIC);
+        tx.putInt(SoftFrameDescriptor.HELLO_VERSION_OFFSET, SoftFrameDescriptor.HELLO_VERSION);
+        tx.putInt(SoftFrameDescriptor.HELLO_SRC_IPV4_OFFSET, srcIpv4);
+        tx.putInt(SoftFrameDescriptor.HELLO_SRC_PORT_OFFSET, srcPort);
+        tx.putInt(SoftFrameDescriptor.HELLO_SRC_QPN_OFFSET, srcQpn);
+        tx.putInt(SoftFrameDescriptor.HELLO_DST_QPN_OFFSET, dstQpn);
+        tx.position(SoftFrameDescriptor.HELLO_LENGTH);
+        return link;
     }
 
     /**
@@ -73,7 +55,17 @@ final class SoftLink
      */
     static SoftLink accepted(final SocketChannel channel) throws IOException
     {
-        return new SoftLink(channel, String.valueOf(channel.getRemoteAddress()), false);
+        return new SoftLink(SoftSocketWire.accepted(channel));
+    }
+
+    /**
+     * @return the two ends of a link in memory between QPs {@code first} (index 0) and {@code second} of this
+     *         device: no HELLO, as nothing else can reach either end.
+     */
+    static SoftLink[] inMemory(final int first, final int second)
+    {
+        final SoftMemoryWire[] wires = SoftMemoryWire.pair(first, second);
+        return new SoftLink[]{ new SoftLink(wires[0]), new SoftLink(wires[1]) };
     }
 
     /**
@@ -81,15 +73,11 @@ final class SoftLink
      */
     boolean established() throws IOException
     {
-        if (connecting)
-        {
-            connecting = !channel.finishConnect();
-        }
-        return !connecting;
+        return wire.finishConnect();
     }
 
     /**
-     * Reads what the socket has.
+     * Reads what the wire has.
      *
      * @return bytes read, or -1 at end of stream.
      */
@@ -99,11 +87,11 @@ final class SoftLink
         {
             compactRx();
         }
-        return channel.read(rx);
+        return wire.read(rx);
     }
 
     /**
-     * Reads what the socket has, to tell whether the peer has closed (or reset) the connection already.
+     * Reads what the wire has, to tell whether the peer has closed (or reset) the connection already.
      */
     boolean closedByPeer()
     {
@@ -189,34 +177,36 @@ final class SoftLink
      */
     boolean flush() throws IOException
     {
-        if (tx.position() == 0 || connecting)
+        if (tx.position() == 0)
         {
-            return tx.position() == 0;
+            return true;
         }
         tx.flip();
-        channel.write(tx);
+        wire.write(tx);
         tx.compact();
         return tx.position() == 0;
     }
 
-    boolean hasPendingTx()
+    /**
+     * Has the progress thread woken when the link has something to read. Called only by the progress thread, for
+     * the QPs it drives.
+     */
+    void watch(final SoftProgressAgent progress) throws IOException
     {
-        return tx.position() > 0;
+        wire.watch(progress);
     }
 
     /**
-     * @return the link's key in the progress thread's selector (registered with no interest if new). Called
-     *         only by the progress thread, which alone selects.
+     * Undoes {@link #watch}. Progress thread only.
      */
-    SelectionKey selectionKey(final Selector selector) throws IOException
+    void unwatch()
     {
-        final SelectionKey key = channel.keyFor(selector); // an accepted link was registered for its HELLO
-        return key != null ? key : channel.register(selector, 0);
+        wire.unwatch();
     }
 
     String peer()
     {
-        return peer;
+        return wire.peer();
     }
 
     void close()
@@ -224,14 +214,7 @@ final class SoftLink
         if (!closed)
         {
             closed = true;
-            try
-            {
-                channel.close();
-            }
-            catch (final IOException ignore)
-            {
-                // closing is best effort: the peer sees EOF either way
-            }
+            wire.close();
         }
     }
 

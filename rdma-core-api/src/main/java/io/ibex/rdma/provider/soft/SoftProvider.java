@@ -10,12 +10,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The {@code soft} provider: a software RDMA device in pure Java that behaves like a verbs device (rxe is
- * the reference). Connected QPs talk over TCP, UD over UDP, within one JVM or between processes and hosts.
- * Always available, at a priority below real hardware.
+ * the reference). Connected QPs talk over TCP between processes and hosts, and in memory within one JVM; UD over
+ * UDP. Always available, at a priority below real hardware.
  * <p>
  * System properties: {@code ibex.soft.address} (IPv4 address of the device's endpoint, default
  * 127.0.0.1), {@code ibex.soft.port} (its TCP and UDP port, default 0 = ephemeral), {@code ibex.soft.mtu}
- * (active MTU of the port, default 4096).
+ * (active MTU of the port, default 4096), {@code ibex.soft.localLinks} ({@code memory}, the default, or
+ * {@code tcp}: how two QPs of the same JVM are linked).
  */
 public final class SoftProvider implements RdmaProvider
 {

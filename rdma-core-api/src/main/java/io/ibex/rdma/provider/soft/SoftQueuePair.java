@@ -22,24 +22,23 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.CancelledKeyException;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.util.concurrent.locks.ReentrantLock;
 
 import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
 
 /**
  * A soft queue pair: the requester and responder of one QP. RC and UC run over the QP's {@link SoftLink}
- * (one TCP connection per connected QP); UD over the device's UDP socket.
+ * (a TCP connection, or a pair of rings in memory to a QP of the same device); UD over the device's UDP socket.
  * <p>
- * Work requests are copied at post time into preallocated slots. The posting thread transmits at once; the
+ * Work requests are copied at post time into preallocated slots. The posting thread transmits at once, and
+ * counts as driving the QP: it reads the link too when nobody has for {@link #POSTER_READ_INTERVAL_NANOS}. The
  * thread polling a CQ drives the QPs completing into it (receive, execute, acknowledge); the progress thread
  * drives a QP nobody else drove for a millisecond. One lock guards the QP: posters take it, drivers only try.
  * <p>
  * Reliability: TCP does not lose frames, so RC needs no retransmission except after an RNR NAK (go back to
  * the NAKed message once the RNR timer expires). One PSN per message. ACKs are cumulative, ride on every
- * frame, and are sent on their own only when owed for {@link SoftResponder#ACK_DELAY_NANOS}.
+ * frame, and are sent on their own only when owed for {@link SoftResponder#ACK_DELAY_NANOS} (in bulk for a stream
+ * of messages whose requester asked for no prompt ACK).
  * <p>
  * The work is split three ways: this class is the verbs face (posting, modify and its state machine), the
  * lock, the link and error handling; the {@link SoftRequester} runs the send side and the
@@ -49,6 +48,11 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
 {
     /** How long a peer QP of the same device must go undriven before a poller of this QP drives it too. */
     static final long NEIGHBOUR_IDLE_NANOS = 20_000;
+    /**
+     * How long a posting thread, which counts as driving the QP, may go without reading the link: past it, a post
+     * drives the QP fully, so a QP whose application posts but never polls still executes its peer's requests.
+     */
+    static final long POSTER_READ_INTERVAL_NANOS = 100_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(SoftQueuePair.class);
     private static final int ACQUIRE_SPINS = 100;
@@ -65,8 +69,8 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     /** Read by the requester and responder too, which run under {@link #lock}. */
     volatile QpState state = QpState.RESET;
     private volatile long lastAppDrive;
+    private long lastProgress; // under the lock
     private SoftLink watchedLink; // progress thread only
-    private SelectionKey progressKey; // progress thread only
 
     private int qkey;
     private int destQpn;
@@ -238,7 +242,9 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
         finally
         {
-            afterPost(true);
+            final long now = System.nanoTime();
+            lastAppDrive = now; // the poster drives the QP (afterPost): no one else needs to while it posts
+            afterPostSend(now);
             lock.unlock();
         }
     }
@@ -259,7 +265,10 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
         finally
         {
-            afterPost(false);
+            if (state == QpState.ERR)
+            {
+                flush();
+            }
             lock.unlock();
         }
     }
@@ -303,15 +312,15 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
 
     /**
      * The progress thread's turn: drives the QP if no application thread has for {@code idleNanos}, and has
-     * the selector watch its link exactly then.
+     * its link wake the progress thread exactly then.
      *
      * @return the amount of work done.
      */
-    int driveIfIdle(final long now, final long idleNanos, final Selector selector)
+    int driveIfIdle(final long now, final long idleNanos, final SoftProgressAgent progress)
     {
         if (!idleSince(now, idleNanos))
         {
-            watchInterest(0); // an application drives it: never wake the progress thread for its packets
+            watch(null); // an application drives it: never wake the progress thread for its packets
             return 0;
         }
         if (type == QpType.UD || !lock.tryLock())
@@ -321,13 +330,18 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         try
         {
             final QpState current = state;
-            if (watchedLink != link)
+            watch(current == QpState.RTR || current == QpState.RTS ? link : null);
+            if (watchedLink != null)
             {
-                watchedLink = link;
-                progressKey = link == null ? null : link.selectionKey(selector);
+                watchedLink.watch(progress);
             }
-            watchInterest(current == QpState.RTR || current == QpState.RTS ? SelectionKey.OP_READ : 0);
-            return driveLocked(now);
+            final int work = driveLocked(now);
+            if (responder.ackDueWithin(now, SoftProgressAgent.TIMER_SPIN_NANOS) ||
+                requester.rnrRetryDueWithin(now, SoftProgressAgent.TIMER_SPIN_NANOS))
+            {
+                progress.timerDueSoon(); // a 5 us ACK or an RNR retry must not wait for the 1 ms tick
+            }
+            return work;
         }
         catch (final IOException ex)
         {
@@ -340,20 +354,17 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
     }
 
-    private void watchInterest(final int interest)
+    /**
+     * Stops watching the link the progress thread watched unless it is {@code watched}, which it watches from now
+     * on (none if null). Progress thread only.
+     */
+    private void watch(final SoftLink watched)
     {
-        final SelectionKey key = progressKey;
-        try
+        if (watchedLink != null && watchedLink != watched)
         {
-            if (key != null && key.isValid() && key.interestOps() != interest)
-            {
-                key.interestOps(interest);
-            }
+            watchedLink.unwatch();
         }
-        catch (final CancelledKeyException ex)
-        {
-            // the application closed the link between the check and the update: nothing left to watch
-        }
+        watchedLink = watched;
     }
 
     private int driveLocked(final long now)
@@ -512,6 +523,15 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
             adoptPendingLink();
             return;
         }
+        final SoftQueuePair peer = localPeer;
+        if (peer != null && device.memoryLocalLinks())
+        {
+            // the peer's lock is taken inside this one's: only ever from the lower QPN to the higher, no cycle
+            final SoftLink[] ends = SoftLink.inMemory(qpn, destQpn);
+            link = ends[0];
+            peer.offerIncomingLink(ends[1], myKey, qpn);
+            return;
+        }
         try
         {
             link = SoftLink.connect(remoteAddress, device.ipv4(), device.port(), qpn, destQpn);
@@ -555,19 +575,26 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
     }
 
-    private void afterPost(final boolean send)
+    /**
+     * The poster sends what it posted, and drives the QP fully (reads its link too) when nobody has for
+     * {@link #POSTER_READ_INTERVAL_NANOS}: a post counts as driving, so no one else reads the link while it posts.
+     */
+    private void afterPostSend(final long now)
     {
         final QpState current = state;
         if (current == QpState.ERR)
         {
             flush();
         }
-        else if (send && current == QpState.RTS)
+        else if (current == QpState.RTS)
         {
-            final long now = System.nanoTime();
             if (type == QpType.UD)
             {
                 requester.transmitDatagrams(qkey);
+            }
+            else if (now - lastProgress >= POSTER_READ_INTERVAL_NANOS)
+            {
+                progress(now);
             }
             else
             {
@@ -597,6 +624,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
 
     private int progress(final long now)
     {
+        lastProgress = now;
         try
         {
             if (link == null)

@@ -275,6 +275,14 @@ final class SoftRequester
     }
 
     /**
+     * @return whether an RNR retry waits and comes due within {@code windowNanos} from {@code now} (not already).
+     */
+    boolean rnrRetryDueWithin(final long now, final long windowNanos)
+    {
+        return rnrDeadline != 0 && rnrDeadline - now > 0 && rnrDeadline - now <= windowNanos;
+    }
+
+    /**
      * Writes queued requests to the link's transmit buffer while it has room, the RNR timer allows and the
      * READ/atomic credit and fences permit.
      *
@@ -358,9 +366,8 @@ final class SoftRequester
             final ByteBuffer tx = link.tx();
             final int at = tx.position();
             final boolean last = txOffset + segment == payload;
-            responder.putHeader(tx, at, frameOpcode,
-                last && (sFlags[slot] & SendFlags.SOLICITED) != 0 ? FLAG_SOLICITED : 0, sPsns[slot], segment,
-                txOffset, length);
+            responder.putHeader(tx, at, frameOpcode, last ? lastFrameFlags(slot) : 0, sPsns[slot], segment, txOffset,
+                length);
             tx.putInt(at + IMM_OFFSET, sImm[slot]);
             tx.putInt(at + RKEY_OFFSET, sRkeys[slot]);
             tx.putLong(at + REMOTE_ADDR_OFFSET, sRemoteAddrs[slot]);
@@ -372,6 +379,18 @@ final class SoftRequester
         }
         while (txOffset < payload);
         return true;
+    }
+
+    /**
+     * The flags of a message's last frame: SOLICITED as posted; ACK_REQUEST when the application will wait for this
+     * completion or for room in the send queue, so only a stream of unsignaled messages is acknowledged in bulk.
+     */
+    private int lastFrameFlags(final int slot)
+    {
+        final int flags = sFlags[slot];
+        final boolean ackRequest = type == QpType.RC &&
+            (sqSigAll || (flags & SendFlags.SIGNALED) != 0 || 2 * (sqTail - sqHead) >= sqCapacity);
+        return ((flags & SendFlags.SOLICITED) != 0 ? FLAG_SOLICITED : 0) | (ackRequest ? FLAG_ACK_REQUEST : 0);
     }
 
     private void gather(final int slot, final long offset, final long dstAddress, final int length)

@@ -29,7 +29,10 @@ import static org.agrona.UnsafeAccess.UNSAFE;
  * checking remote access, and acknowledging them, plus delivery of UD datagrams.
  * <p>
  * It also owns the cumulative ACK every outgoing frame carries ({@link #putHeader}), so the requester's frames
- * acknowledge for free and an ACK goes out alone only when owed for {@link #ACK_DELAY_NANOS}.
+ * acknowledge for free and an ACK goes out alone only when owed for {@link #ACK_DELAY_NANOS}; for messages whose
+ * requester did not ask for a prompt ACK ({@link SoftFrameDescriptor#FLAG_ACK_REQUEST}), at most once every
+ * {@link #UNREQUESTED_ACK_INTERVAL_NANOS}: each lone ACK costs both sides a system call, and a stream of
+ * unsignaled SENDs needs none.
  * <p>
  * Every method runs with the QP lock held.
  */
@@ -37,6 +40,8 @@ final class SoftResponder
 {
     /** How long an ACK may wait for a frame to carry it before it is sent alone. */
     static final long ACK_DELAY_NANOS = 5_000;
+    /** The least time between two lone ACKs that no requester asked for (well below the 10 ms transport timer). */
+    static final long UNREQUESTED_ACK_INTERVAL_NANOS = 200_000;
 
     private final SoftQueuePair qp;
     private final SoftDevice device;
@@ -58,7 +63,8 @@ final class SoftResponder
     // the request being executed
     private int expectedPsn;
     private boolean ackOwed;
-    private long ackOwedSince;
+    private long ackDue;
+    private long lastLoneAck = System.nanoTime() - UNREQUESTED_ACK_INTERVAL_NANOS;
     private boolean rxActive;
     private boolean rxIsWrite;
     private int rxPsn;
@@ -298,7 +304,7 @@ final class SoftResponder
                     withImm ? rx.getInt(at + IMM_OFFSET) : 0, qp.destQpn(), withImm ? WcFlags.WITH_IMM : 0,
                     (rx.get(at + FLAGS_OFFSET) & FLAG_SOLICITED) != 0);
             }
-            executed(now);
+            executed(now, (rx.get(at + FLAGS_OFFSET) & FLAG_ACK_REQUEST) != 0);
         }
     }
 
@@ -483,13 +489,22 @@ final class SoftResponder
         return true;
     }
 
-    private void executed(final long now)
+    private void executed(final long now, final boolean ackRequested)
     {
         expectedPsn = (expectedPsn + 1) & PSN_MASK;
-        if (type == QpType.RC && !ackOwed)
+        if (type == QpType.RC)
         {
+            long due = now + ACK_DELAY_NANOS;
+            final long nextUnrequested = lastLoneAck + UNREQUESTED_ACK_INTERVAL_NANOS;
+            if (!ackRequested && nextUnrequested - due > 0)
+            {
+                due = nextUnrequested;
+            }
+            if (!ackOwed || due - ackDue < 0)
+            {
+                ackDue = due;
+            }
             ackOwed = true;
-            ackOwedSince = now;
         }
     }
 
@@ -510,13 +525,27 @@ final class SoftResponder
     }
 
     /**
-     * Sends the ACK no frame has carried for {@link #ACK_DELAY_NANOS}, if the transmit buffer has room.
+     * @return whether an ACK is owed and comes due within {@code windowNanos} from {@code now} (not already: one
+     *         that is due and still owed waits for room on the link).
+     */
+    boolean ackDueWithin(final long now, final long windowNanos)
+    {
+        return ackOwed && ackDue - now > 0 && ackDue - now <= windowNanos;
+    }
+
+    /**
+     * Sends the ACK no frame has carried by the time it is due, if the transmit buffer has room.
      *
      * @return whether it was written.
      */
     boolean writeOwedAck(final SoftLink link, final long now) throws IOException
     {
-        return ackOwed && now - ackOwedSince >= ACK_DELAY_NANOS && writeOwedAckNow(link);
+        if (ackOwed && now - ackDue >= 0 && writeOwedAckNow(link))
+        {
+            lastLoneAck = now;
+            return true;
+        }
+        return false;
     }
 
     /**

@@ -1,0 +1,116 @@
+package io.ibex.rdma.provider.soft;
+
+import org.agrona.BufferUtil;
+
+import java.nio.ByteBuffer;
+
+import static org.agrona.UnsafeAccess.UNSAFE;
+
+/**
+ * One direction of a {@link SoftMemoryWire}: a single-writer, single-reader byte stream in a ring of direct memory.
+ * A write copies what fits and a read what is there, as on a non-blocking socket, without a system call. Once
+ * closed (by either end), the reader gets what was written before, then end of stream.
+ */
+final class SoftByteRing
+{
+    /** Like a loopback socket's buffer: room for a few of the largest frames. */
+    static final int CAPACITY = 256 * 1024;
+    private static final int MASK = CAPACITY - 1;
+
+    private final ByteBuffer ring = ByteBuffer.allocateDirect(CAPACITY);
+    private final long ringAddress = BufferUtil.address(ring);
+    private volatile long head; // bytes read so far: written by the reader only
+    private volatile long tail; // bytes written so far: written by the writer only
+    private volatile boolean closed;
+    private volatile SoftProgressAgent watcher; // the progress thread, while it is the one reading
+
+    /**
+     * Copies what fits from {@code src} (a direct buffer) and publishes it.
+     *
+     * @return bytes written.
+     */
+    int write(final ByteBuffer src)
+    {
+        final long at = tail;
+        final int length = Math.min(src.remaining(), CAPACITY - (int)(at - head));
+        if (length > 0)
+        {
+            copy(BufferUtil.address(src) + src.position(), at, length, true);
+            src.position(src.position() + length);
+            tail = at + length;
+            wakeWatcher();
+        }
+        return length;
+    }
+
+    /**
+     * Copies what has been written into {@code dst} (a direct buffer).
+     *
+     * @return bytes read, or -1 once closed and drained.
+     */
+    int read(final ByteBuffer dst)
+    {
+        final boolean ended = closed; // read before tail: what was written before the close is read first
+        final long at = head;
+        final int length = Math.min(dst.remaining(), (int)(tail - at));
+        if (length == 0)
+        {
+            return ended && dst.hasRemaining() ? -1 : 0;
+        }
+        copy(BufferUtil.address(dst) + dst.position(), at, length, false);
+        dst.position(dst.position() + length);
+        head = at + length;
+        return length;
+    }
+
+    boolean isClosed()
+    {
+        return closed;
+    }
+
+    void close()
+    {
+        closed = true;
+        wakeWatcher();
+    }
+
+    /**
+     * @param progress the progress thread to wake when bytes arrive or the ring closes, or null for none.
+     */
+    void watcher(final SoftProgressAgent progress)
+    {
+        watcher = progress;
+    }
+
+    private void wakeWatcher()
+    {
+        final SoftProgressAgent progress = watcher; // read after publishing: a watcher set since reads what is new
+        if (progress != null)
+        {
+            progress.wakeUp();
+        }
+    }
+
+    private void copy(final long address, final long position, final int length, final boolean intoRing)
+    {
+        final int offset = (int)(position & MASK);
+        final int first = Math.min(length, CAPACITY - offset);
+        copyPart(address, ringAddress + offset, first, intoRing);
+        if (first < length)
+        {
+            copyPart(address + first, ringAddress, length - first, intoRing);
+        }
+    }
+
+    private static void copyPart(final long address, final long ringAt, final int length, final boolean intoRing)
+    {
+        if (intoRing)
+        {
+            UNSAFE.copyMemory(address, ringAt, length);
+        }
+        else
+        {
+            UNSAFE.copyMemory(ringAt, address, length);
+        }
+    }
+}
