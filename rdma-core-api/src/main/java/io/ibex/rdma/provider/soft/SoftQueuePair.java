@@ -198,6 +198,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
                     reset();
                     break;
                 case ERR:
+                    takeWhatArrived(from);
                     acknowledgeBeforeStopping();
                     enterError();
                     break;
@@ -706,6 +707,29 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
         state = QpState.ERR;
         flush();
+    }
+
+    /**
+     * An HCA executes frames as they arrive; soft only when a thread drives the QP. A QP sent to ERR (say on a
+     * disconnect its application learned of without polling) first takes what already arrived, so an ACK its peer
+     * sent before disconnecting completes the sends it acknowledges rather than have them flushed.
+     */
+    private void takeWhatArrived(final QpState from)
+    {
+        if ((from == QpState.RTR || from == QpState.RTS) && link != null)
+        {
+            try
+            {
+                if (link.established())
+                {
+                    responder.receive(System.nanoTime()); // receives only: nothing new goes out on the way to ERR
+                }
+            }
+            catch (final IOException ex)
+            {
+                linkFailed(ex.toString());
+            }
+        }
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.ibex.rdma.provider.soft;
 
 import io.ibex.rdma.verbs.MemoryRegion;
+import io.ibex.rdma.verbs.QpAttr;
+import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.ReceiveWorkRequest;
@@ -22,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * What keeps a stream of messages cheap on the soft wire, checked on the wire itself: requesters ask for a prompt
  * ACK only when the application will wait for one, responders acknowledge the other messages in bulk, and a QP whose
- * application posts but never polls (so no other thread drives it) still serves its peer.
+ * application posts but never polls (so no other thread drives it) still serves its peer. An ACK in bulk may still
+ * be unread when the QP goes to ERR, so going there takes what arrived first.
  */
 @Timeout(30)
 class SoftStreamingTest
@@ -136,6 +139,34 @@ class SoftStreamingTest
         assertEquals(1, a.sendCq().poll(wcs), "the RDMA READ was answered by b's post");
         assertEquals(WcStatus.SUCCESS, wcs[0].status());
         assertEquals(bMemory.buffer().slice(0, 64), aMemory.buffer().slice(0, 64));
+    }
+
+    @Test
+    void aQpSentToErrFirstTakesTheAckThatArrivedSoItsAcknowledgedSendsAreNotFlushed() throws Exception
+    {
+        final QueuePair qp = fixture.qp(QpType.RC, 16);
+        SoftFixture.connect(qp, SoftWirePeer.address(), SoftWirePeer.QPN, 7);
+        final MemoryRegion mr = fixture.register(64);
+        final SendWorkRequest send = new SendWorkRequest().opcode(SendOpcode.SEND).sendFlags(SendFlags.SIGNALED);
+        send.sge(0).set(mr, 0, 8);
+        try (SoftWirePeer peer = new SoftWirePeer((SoftDevice)fixture.context.device(), qp.qpNum()))
+        {
+            for (int psn = 0; psn < 3; psn++)
+            {
+                qp.postSend(send.wrId(psn));
+                peer.readFrame();
+            }
+            // acknowledges all three, then (as a disconnect does) the application moves the QP to ERR without
+            // having polled: the ACK is on the link, unread
+            peer.writeHeader(SoftFrameDescriptor.OP_ACK, 0, 0, 2, 0, 0);
+            qp.modify(QpAttr.to(QpState.ERR));
+        }
+        for (int wrId = 0; wrId < 3; wrId++)
+        {
+            final WorkCompletion wc = SoftFixture.await(qp.sendCq());
+            assertEquals(wrId, wc.wrId());
+            assertEquals(WcStatus.SUCCESS, wc.status(), "SEND " + wrId + ", acknowledged before the QP went to ERR");
+        }
     }
 
     /**
