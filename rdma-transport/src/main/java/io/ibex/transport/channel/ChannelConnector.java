@@ -94,6 +94,10 @@ final class ChannelConnector implements Runnable
         this.qpType = qpType(config.mode());
         this.backoffNanos = config.reconnectMinDelay().toNanos();
         this.first = first;
+        if (!config.isSource())
+        {
+            listen(first); // before start returns: a source opened next finds the target listening, not a refusal
+        }
     }
 
     /**
@@ -166,10 +170,6 @@ final class ChannelConnector implements Runnable
             {
                 listen(bound(config.inAddress()));
             }
-        }
-        else
-        {
-            listen(first);
         }
     }
 

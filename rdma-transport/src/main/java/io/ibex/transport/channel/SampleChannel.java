@@ -140,7 +140,8 @@ public final class SampleChannel implements AutoCloseable
 
     /**
      * Allocates the channel's resources on the device of in.address and starts connecting (a source) or
-     * listening (a target): CHECKED or STOPPED to STARTED.
+     * listening (a target, which listens when this returns, so a source started next finds it): CHECKED or
+     * STOPPED to STARTED.
      *
      * @return this.
      * @throws ChannelException if in.address cannot be bound or a resource cannot be allocated.

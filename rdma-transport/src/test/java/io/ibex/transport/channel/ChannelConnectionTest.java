@@ -13,6 +13,7 @@ import static io.ibex.transport.channel.ChannelPair.receive;
 import static io.ibex.transport.channel.ChannelPair.send;
 import static io.ibex.transport.channel.TestChannels.WAIT_MILLIS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -56,6 +57,20 @@ class ChannelConnectionTest
             assertEquals(100, pair.source.stats().get(Counter.SENT));
             assertEquals(0, pair.source.stats().get(Counter.DROPPED),
                 "the unsignaled sends after the 64th were delivered: no flush completion came for them");
+        }
+    }
+
+    @Test
+    void aTargetListensWhenOpenReturnsSoASourceOpenedNextConnectsWithoutFallingBack() throws Exception
+    {
+        try (SampleChannel target = SampleChannel.open(target(TransportMode.RC)))
+        {
+            assertTrue(target.isListening(), "listening when open returned");
+            try (SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> { })))
+            {
+                awaitConnected(source);
+                assertFalse(source.isListening(), "the source connected at once: it did not fall back");
+            }
         }
     }
 
