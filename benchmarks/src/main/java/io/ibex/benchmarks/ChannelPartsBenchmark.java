@@ -1,9 +1,9 @@
 package io.ibex.benchmarks;
 
 import io.ibex.transport.sample.Sample;
+import io.ibex.transport.sample.SampleClock;
 import io.ibex.transport.sample.SignalList;
 import io.ibex.transport.stats.ChannelStats;
-import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,7 +45,7 @@ public class ChannelPartsBenchmark
 
     private final ReentrantLock reentrantLock = new ReentrantLock();
     private final AtomicBoolean flag = new AtomicBoolean();
-    private final OffsetEpochNanoClock clock = new OffsetEpochNanoClock();
+    private final SampleClock clock = new SampleClock();
     private final ChannelStats stats = new ChannelStats();
     private final Sample sample = new Sample();
     private SignalList signals;

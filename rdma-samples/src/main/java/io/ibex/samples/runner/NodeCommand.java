@@ -2,8 +2,8 @@ package io.ibex.samples.runner;
 
 import io.ibex.samples.runner.node.NodeContext;
 import io.ibex.transport.config.IdleKind;
+import io.ibex.transport.sample.SampleClock;
 import org.agrona.concurrent.ShutdownSignalBarrier;
-import org.agrona.concurrent.SystemEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -72,7 +72,7 @@ public final class NodeCommand implements Callable<Integer>
     {
         final IdleKind idle = IdleKind.fromConfigName(idleStrategy);
         final boolean terminal = System.console() != null;
-        final NodeContext context = new NodeContext(Path.of("").toAbsolutePath(), new SystemEpochNanoClock(),
+        final NodeContext context = new NodeContext(Path.of("").toAbsolutePath(), new SampleClock(),
             SystemNanoClock.INSTANCE);
         try (RunConfig config = RunConfig.read(configFile, context, NodeTypes.standard()))
         {

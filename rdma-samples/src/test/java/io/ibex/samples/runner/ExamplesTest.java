@@ -8,9 +8,9 @@ import io.ibex.samples.runner.node.Node;
 import io.ibex.samples.runner.node.NodeContext;
 import io.ibex.samples.runner.node.SignalNode;
 import io.ibex.transport.config.IdleKind;
+import io.ibex.transport.sample.SampleClock;
 import io.ibex.transport.stats.Counter;
 import io.ibex.transport.stats.Metric;
-import org.agrona.concurrent.SystemEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -101,7 +101,7 @@ class ExamplesTest
 
     private NodeContext context()
     {
-        return new NodeContext(dir, new SystemEpochNanoClock(), SystemNanoClock.INSTANCE);
+        return new NodeContext(dir, new SampleClock(), SystemNanoClock.INSTANCE);
     }
 
     private static RunOptions options()

@@ -9,9 +9,9 @@ import io.ibex.samples.runner.node.SampleBlock;
 import io.ibex.transport.config.ConfigGroup;
 import io.ibex.transport.config.GroupBinder;
 import io.ibex.transport.sample.Sample;
+import io.ibex.transport.sample.SampleClock;
 import io.ibex.transport.sample.SignalList;
 
-import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
@@ -44,7 +44,7 @@ final class TestNodes
     static RunConfig read(final Path file, final String text) throws IOException
     {
         Files.writeString(file, text);
-        return RunConfig.read(file, new NodeContext(file.getParent(), new OffsetEpochNanoClock(),
+        return RunConfig.read(file, new NodeContext(file.getParent(), new SampleClock(),
             SystemNanoClock.INSTANCE), types());
     }
 

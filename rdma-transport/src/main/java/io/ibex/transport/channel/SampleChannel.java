@@ -13,12 +13,12 @@ import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.PollMode;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.sample.Sample;
+import io.ibex.transport.sample.SampleClock;
 import io.ibex.transport.sample.SamplePool;
 import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SystemEpochNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,9 +56,7 @@ public final class SampleChannel implements AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(SampleChannel.class);
     private static final long EVENT_SLICE_MILLIS = 50;
 
-    // The system's real-time clock (VILLAS's time_now()): an OffsetEpochNanoClock takes its offset from
-    // currentTimeMillis, so two of them, or one and a sender's clock, disagree by up to a millisecond.
-    private final EpochNanoClock clock = new SystemEpochNanoClock();
+    private final EpochNanoClock clock = new SampleClock();
     private final Object stateLock = new Object();
     private volatile ChannelState state = ChannelState.INITIALIZED;
     private volatile String failure;

@@ -1,9 +1,9 @@
 package io.ibex.transport.stats;
 
 import io.ibex.transport.sample.Sample;
+import io.ibex.transport.sample.SampleClock;
 import org.HdrHistogram.WriterReaderPhaser;
 import org.agrona.concurrent.EpochNanoClock;
-import org.agrona.concurrent.OffsetEpochNanoClock;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -56,7 +56,7 @@ public final class ChannelStats
     /** Stats with {@value #DEFAULT_WARM_UP} warm-up values and an epoch clock for {@link Metric#AGE}. */
     public ChannelStats()
     {
-        this(DEFAULT_WARM_UP, new OffsetEpochNanoClock());
+        this(DEFAULT_WARM_UP, new SampleClock());
     }
 
     /**

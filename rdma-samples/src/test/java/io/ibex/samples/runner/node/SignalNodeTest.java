@@ -3,9 +3,9 @@ package io.ibex.samples.runner.node;
 import io.ibex.transport.config.ConfigGroup;
 import io.ibex.transport.config.LibconfigReader;
 import io.ibex.transport.sample.Sample;
+import io.ibex.transport.sample.SampleClock;
 import io.ibex.transport.sample.Signal;
 import io.ibex.transport.sample.SignalType;
-import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.Test;
 
@@ -252,7 +252,7 @@ class SignalNodeTest
     {
         final SignalNode unpaced = new SignalNode(SignalNodeConfig.bind("siggen",
             settings("signal = \"mixed\"; values = 8; realtime = false;")),
-            new NodeContext(Path.of("."), new OffsetEpochNanoClock(), SystemNanoClock.INSTANCE),
+            new NodeContext(Path.of("."), new SampleClock(), SystemNanoClock.INSTANCE),
             new SplittableRandom(3));
         unpaced.start();
         assertUnderAByteARead("unpaced", () -> unpaced.read(block));
