@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
 
 import java.nio.ByteBuffer;
@@ -17,10 +18,20 @@ final class SoftByteRing
     static final int CAPACITY = 256 * 1024;
     private static final int MASK = CAPACITY - 1;
 
-    private final ByteBuffer ring = ByteBuffer.allocateDirect(CAPACITY);
+    /**
+     * The counters sit after the ring, each on its own pair of cache lines (as in Agrona's ring buffers): as fields of
+     * this object they shared a line, and whether they also shared one with the other direction's ring depended on
+     * where the two objects were allocated, so every copy bounced the line between the two threads, or not.
+     */
+    private static final int COUNTER_SPACING = 2 * BitUtil.CACHE_LINE_LENGTH;
+    private static final int HEAD_OFFSET = CAPACITY + COUNTER_SPACING; // bytes read so far: the reader writes it
+    private static final int TAIL_OFFSET = CAPACITY + 2 * COUNTER_SPACING; // bytes written so far: the writer
+
+    private final ByteBuffer ring = ByteBuffer.allocateDirect(CAPACITY + 3 * COUNTER_SPACING);
     private final long ringAddress = BufferUtil.address(ring);
-    private volatile long head; // bytes read so far: written by the reader only
-    private volatile long tail; // bytes written so far: written by the writer only
+    private final long headAddress = ringAddress + HEAD_OFFSET;
+    private final long tailAddress = ringAddress + TAIL_OFFSET;
+    private long headCache; // writer only: the head it last read, so it reads the reader's line only when short of room
     private volatile boolean closed;
     private volatile SoftProgressAgent watcher; // the progress thread, while it is the one reading
 
@@ -31,13 +42,17 @@ final class SoftByteRing
      */
     int write(final ByteBuffer src)
     {
-        final long at = tail;
-        final int length = Math.min(src.remaining(), CAPACITY - (int)(at - head));
+        final long at = UNSAFE.getLong(tailAddress);
+        if (CAPACITY - (int)(at - headCache) < src.remaining())
+        {
+            headCache = UNSAFE.getLongVolatile(null, headAddress);
+        }
+        final int length = Math.min(src.remaining(), CAPACITY - (int)(at - headCache));
         if (length > 0)
         {
             copy(BufferUtil.address(src) + src.position(), at, length, true);
             src.position(src.position() + length);
-            tail = at + length;
+            UNSAFE.putOrderedLong(null, tailAddress, at + length);
             wakeWatcher();
         }
         return length;
@@ -51,15 +66,15 @@ final class SoftByteRing
     int read(final ByteBuffer dst)
     {
         final boolean ended = closed; // read before tail: what was written before the close is read first
-        final long at = head;
-        final int length = Math.min(dst.remaining(), (int)(tail - at));
+        final long at = UNSAFE.getLong(headAddress);
+        final int length = Math.min(dst.remaining(), (int)(UNSAFE.getLongVolatile(null, tailAddress) - at));
         if (length == 0)
         {
             return ended && dst.hasRemaining() ? -1 : 0;
         }
         copy(BufferUtil.address(dst) + dst.position(), at, length, false);
         dst.position(dst.position() + length);
-        head = at + length;
+        UNSAFE.putOrderedLong(null, headAddress, at + length);
         return length;
     }
 

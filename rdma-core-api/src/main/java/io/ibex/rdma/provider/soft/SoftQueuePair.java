@@ -53,6 +53,12 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
      * drives the QP fully, so a QP whose application posts but never polls still executes its peer's requests.
      */
     static final long POSTER_READ_INTERVAL_NANOS = 100_000;
+    /**
+     * How stale the mark of the application's last drive may be. Other threads only ask whether the QP went undriven
+     * for {@link #NEIGHBOUR_IDLE_NANOS} or longer, and a store on every poll of a spinning thread would move the
+     * mark's cache line to that thread's core and back on every poll of the asker.
+     */
+    private static final long APP_DRIVE_MARK_NANOS = 2_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(SoftQueuePair.class);
     private static final int ACQUIRE_SPINS = 100;
@@ -244,7 +250,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         finally
         {
             final long now = System.nanoTime();
-            lastAppDrive = now; // the poster drives the QP (afterPost): no one else needs to while it posts
+            markAppDrive(now); // the poster drives the QP (afterPost): no one else needs to while it posts
             afterPostSend(now);
             lock.unlock();
         }
@@ -287,7 +293,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         final long now = System.nanoTime();
         if (byApp)
         {
-            lastAppDrive = now;
+            markAppDrive(now);
         }
         if (type == QpType.UD || !lock.tryLock())
         {
@@ -381,6 +387,14 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
             return 1;
         }
         return progress(now);
+    }
+
+    private void markAppDrive(final long now)
+    {
+        if (now - lastAppDrive >= APP_DRIVE_MARK_NANOS)
+        {
+            lastAppDrive = now;
+        }
     }
 
     boolean idleSince(final long now, final long idleNanos)
