@@ -52,7 +52,9 @@ final class SoftByteRing
         {
             copy(BufferUtil.address(src) + src.position(), at, length, true);
             src.position(src.position() + length);
-            UNSAFE.putOrderedLong(null, tailAddress, at + length);
+            // a full fence, not an ordered store: the watcher is read after it, and a progress thread that starts
+            // watching stores the watcher before it reads the tail (otherwise each could miss the other's store)
+            UNSAFE.putLongVolatile(null, tailAddress, at + length);
             wakeWatcher();
         }
         return length;
