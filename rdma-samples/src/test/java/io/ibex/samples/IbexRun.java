@@ -39,6 +39,8 @@ public final class IbexRun
 {
     /** How long any one run, or any one wait for it, may take. */
     public static final Duration LIMIT = Duration.ofSeconds(60);
+    /** The repository's examples directory, seen from the module's directory (where tests run). */
+    public static final Path EXAMPLES = Path.of("..", "examples");
 
     /** A thread of its own for each blocking task: the common pool may have one thread only. */
     private static final Executor THREAD_EACH = (task) ->

@@ -25,8 +25,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(SoftResourcesReleased.class)
 class ChannelCommandTest
 {
-    private static final Path EXAMPLES = Path.of("..", "examples");
-
     @TempDir
     private Path dir;
 
@@ -78,8 +76,8 @@ class ChannelCommandTest
     {
         for (final String node : new String[] {"source", "target"})
         {
-            assertEquals(ChannelConfig.read(EXAMPLES.resolve("channel-loopback.conf"), node),
-                ChannelConfig.read(EXAMPLES.resolve("channel-loopback.json"), node), node);
+            assertEquals(ChannelConfig.read(IbexRun.EXAMPLES.resolve("channel-loopback.conf"), node),
+                ChannelConfig.read(IbexRun.EXAMPLES.resolve("channel-loopback.json"), node), node);
         }
     }
 
@@ -121,7 +119,7 @@ class ChannelCommandTest
     /** @return the example with free ports and the transport mode, written to the test's folder. */
     private Path example(final String name, final String mode) throws IOException
     {
-        final String text = Files.readString(EXAMPLES.resolve(name))
+        final String text = Files.readString(IbexRun.EXAMPLES.resolve(name))
             .replace("127.0.0.1:10501", "127.0.0.1:" + targetPort)
             .replace("127.0.0.1:10502", "127.0.0.1:" + sourcePort)
             .replaceAll("(\"?rdma_transport_mode\"?\\s*[=:]\\s*)\"RC\"", "$1\"" + mode + "\"");

@@ -41,8 +41,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(SoftResourcesReleased.class)
 class ExamplesTest
 {
-    private static final Path EXAMPLES = Path.of("..", "examples");
-
     @TempDir
     private Path dir;
 
@@ -51,7 +49,7 @@ class ExamplesTest
     @Test
     void theReferenceExampleBindsEveryNodeAndHasNoPathToRun()
     {
-        try (RunConfig config = RunConfig.read(EXAMPLES.resolve("infiniband.conf"), context(), NodeTypes.standard()))
+        try (RunConfig config = RunConfig.read(IbexRun.EXAMPLES.resolve("infiniband.conf"), context(), NodeTypes.standard()))
         {
             assertEquals(List.of("results file", "siggen signal", "ib_node_source infiniband",
                 "ib_node_target infiniband"), config.nodes().stream().map((node) -> node.name() + " " +
@@ -70,7 +68,7 @@ class ExamplesTest
     @ValueSource(strings = { "infiniband-loopback.conf", "infiniband-loopback.json" })
     void theLoopbackExampleDeliversExactlyWhatWasGenerated(final String name) throws IOException
     {
-        final String example = Files.readString(EXAMPLES.resolve(name));
+        final String example = Files.readString(IbexRun.EXAMPLES.resolve(name));
         final Path file = dir.resolve(name);
         Files.writeString(file, example.replace("127.0.0.1:1337", "127.0.0.1:" + IbexRun.freePort())
             .replace("127.0.0.1:1338", "127.0.0.1:" + IbexRun.freePort()));

@@ -38,6 +38,8 @@ public final class SignalNode implements Node
     private final SignalList signals;
     private final SignalGenerator generator;
     private final StepPacer pacer;
+    /** The step the node ends at: {@code limit}, or never (Long.MAX_VALUE) for a limit of 0. */
+    private final long endStep;
     private final EpochNanoClock clock;
     private final NanoClock pacingClock;
 
@@ -55,6 +57,7 @@ public final class SignalNode implements Node
         this.signals = signalList(config.signals());
         this.generator = new SignalGenerator(config.signals(), config.rate(), random);
         this.pacer = new StepPacer(config.rate());
+        this.endStep = config.limit() > 0 ? config.limit() : Long.MAX_VALUE;
         this.clock = context.clock();
         this.pacingClock = context.pacingClock();
     }
@@ -143,14 +146,13 @@ public final class SignalNode implements Node
             throw new IllegalStateException("signal node '" + config.name() + "' read before it was started");
         }
         final long nowNanos = pacingClock.nanoTime();
-        final long step = config.realtime() ? pacer.poll(nowNanos, config.limit() > 0 ? config.limit() : Long.MAX_VALUE) :
-            nextStep;
+        final long step = config.realtime() ? pacer.poll(nowNanos, endStep) : nextStep;
         if (step < 0)
         {
             block.size(0);
             return 0;
         }
-        if (config.limit() > 0 && step >= config.limit())
+        if (step >= endStep)
         {
             ended = true;
             block.size(0);
