@@ -4,6 +4,8 @@ import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SampleClock;
 import io.ibex.transport.sample.SignalList;
 import io.ibex.transport.stats.ChannelStats;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.WriterReaderPhaser;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -25,7 +27,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * What the sample channel does per sample besides the verbs calls, each part alone: the lock a data-path call
  * takes (a {@code ReentrantLock} pair beside the compare-and-set / release-store pair the channel's path lock
  * uses), the stats of a received sample (owd, two gaps, the received counter), the epoch clock read that stamps
- * ts.received, and the initialisation of a claimed sample from its signal list. Under emulation (the Soft-RoCE
+ * ts.received, and the initialisation of a claimed sample from its signal list; and, of the stats, the two
+ * parts no implementation of them can avoid: a histogram record per metric (three for a received sample) and a
+ * writer critical section that lets another thread take snapshots. Under emulation (the Soft-RoCE
  * guest) these cost 20-30 times what they cost on the host, which is why they show in the channel's round trip
  * there; docs/benchmarks.md has the figures.
  */
@@ -48,6 +52,10 @@ public class ChannelPartsBenchmark
     private final SampleClock clock = new SampleClock();
     private final ChannelStats stats = new ChannelStats();
     private final Sample sample = new Sample();
+    private final WriterReaderPhaser phaser = new WriterReaderPhaser();
+    private final Histogram owd = new Histogram(1, TimeUnit.DAYS.toNanos(1), 2);
+    private final Histogram gapReceived = new Histogram(1, TimeUnit.DAYS.toNanos(1), 2);
+    private final Histogram gapSent = new Histogram(1, TimeUnit.DAYS.toNanos(1), 2);
     private SignalList signals;
     private long sequence;
 
@@ -101,6 +109,25 @@ public class ChannelPartsBenchmark
             .origin(origin / NANOS_PER_SECOND, origin % NANOS_PER_SECOND)
             .received(received / NANOS_PER_SECOND, received % NANOS_PER_SECOND);
         stats.onReceived(sample);
+    }
+
+    /** The three histogram records of a received sample (owd, gap_received, gap_sent), at the stats' range. */
+    @Benchmark
+    public void threeHistogramRecords()
+    {
+        final long jitter = sequence++ & 1023;
+        owd.recordValue(5_000 + jitter);
+        gapReceived.recordValue(10_000 - jitter);
+        gapSent.recordValue(10_000);
+    }
+
+    /** @return the phase of an empty writer critical section, as the stats enter once per received sample. */
+    @Benchmark
+    public long writerCriticalSection()
+    {
+        final long phase = phaser.writerCriticalSectionEnter();
+        phaser.writerCriticalSectionExit(phase);
+        return phase;
     }
 
     /** @return the sample, initialised from the signal list as claim does. */
