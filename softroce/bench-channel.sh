@@ -7,8 +7,8 @@
 # and BENCH_I measured iterations of BENCH_TIME each (emulated, the JIT needs ~8 s to settle the channel's code),
 # round trips in SampleTime mode only and BENCH_ROUNDS times each (verbs and channel alternating), all with
 # -prof gc.
-# A case whose JVM crashes (multi-threaded TCG: see docs/benchmarks.md) is rerun, at most twice; any other
-# failure fails the run. Prints each case's JMH table; results stay in target/bench-channel/ (CSV and logs).
+# A case whose JVM crashes (multi-threaded TCG: see docs/benchmarks.md) is rerun, at most BENCH_RERUNS (3) times
+# (softroce/bench-lib.bash); any other failure fails the run. Prints each case's JMH table; results stay in target/bench-channel/ (CSV and logs).
 # usage: softroce/bench-channel.sh [-n]
 #   -n  skip the Maven build (reuse target/ from a previous build)
 # environment: BENCH_WI (6), BENCH_I (4), BENCH_TIME (2s), BENCH_ROUNDS (2), SOFTROCE_TIMEOUT (2400)
@@ -16,41 +16,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "${1:-}" = --in-guest ]; then
-    : "${SOFTROCE_DEV:?not inside the Soft-RoCE guest}" "${SOFTROCE_IP:?not inside the Soft-RoCE guest}"
+    . softroce/bench-lib.bash
     out=target/bench-channel
-    rm -rf "$out" && mkdir -p "$out"
+    bench_init "$out"
     iterations=(-wi "${BENCH_WI:-6}" -w "${BENCH_TIME:-2s}" -i "${BENCH_I:-4}" -r "${BENCH_TIME:-2s}")
-    echo "--- guest: kernel $(uname -r), $(nproc) vCPUs," \
-        "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
-        "$SOFTROCE_DEV at $SOFTROCE_IP, $(java -version 2>&1 | head -1)"
-    failed=0
-    # case_run NAME JMH-ARGS...: one case in one JVM, rerun if the JVM crashed
+    echo "--- guest: $(bench_facts | tr '\n' ' '), $SOFTROCE_DEV at $SOFTROCE_IP"
+    # case_run NAME JMH-ARGS...: one case in one JVM, rerun if the JVM crashed; a failure is counted, not fatal
     case_run()
     {
-        local name=$1 attempt rc
+        local name=$1
         shift
-        for attempt in 1 2 3
-        do
-            rc=0
-            java --add-exports java.base/sun.nio.ch=ALL-UNNAMED -Djava.library.path="$PWD/rdma-core-api/target/native" \
-                -XX:ErrorFile="$out/hs_err_pid%p.log" -jar benchmarks/target/benchmarks.jar "$@" \
-                -p provider=disni -p address="$SOFTROCE_IP" -f 0 "${iterations[@]}" -prof gc -foe true \
-                -rf csv -rff "$out/$name.csv" > "$out/$name.log" 2>&1 || rc=$?
-            if [ "$rc" = 0 ]; then
-                sed -n '/^Benchmark /,$p' "$out/$name.log"
-                return 0
-            fi
-            if [ "$rc" -le 128 ] && ! compgen -G "$out/hs_err_pid*.log" > /dev/null; then
-                echo "    $name failed (exit code $rc), see $out/$name.log:"
-                grep -m 5 -i "exception\|error" "$out/$name.log" | sed 's/^/    /'
-                failed=1
-                return 0
-            fi
-            echo "    $name: the JVM crashed (attempt $attempt, exit code $rc): $(ls "$out"/hs_err_pid*.log 2>/dev/null | tr '\n' ' ')"
-            mkdir -p "$out/crashes" && mv "$out"/hs_err_pid*.log "$out/crashes/" 2>/dev/null || true
-        done
-        echo "    $name: crashed three times"
-        failed=1
+        bench_jmh "$name" "$@" "${iterations[@]}" -prof gc -rf csv -rff "$out/$name.csv" || true
     }
     # Verbs and channel alternate, BENCH_ROUNDS times: a ratio per round, the boot's drift shared by both sides.
     for values in 1 8 64
@@ -85,21 +61,11 @@ if [ "${1:-}" = --in-guest ]; then
                     (v > 0 && c > 0) ? sprintf("%.2f", c / v) : "(missing)" }'
         done
     done
-    exit $failed
+    [ $bench_failures = 0 ]
+    exit
 fi
 
-if [ "${1:-}" != "-n" ]; then
-    echo "--- host: mvn package (no tests)"
-    mvn -q -B package -DskipTests
-fi
-[ -f rdma-core-api/target/native/libdisni.so ] && [ -f benchmarks/target/benchmarks.jar ] || {
-    echo "bench-channel: build first (rdma-core-api/target/native/libdisni.so and benchmarks/target/benchmarks.jar)" >&2
-    exit 1
-}
-echo "--- host: $(nproc) cores, $(uname -r), $(qemu-system-x86_64 --version | head -1), load $(cut -d' ' -f1-3 /proc/loadavg)"
-rc=0
-SOFTROCE_TCG_THREAD=multi SOFTROCE_KERNEL_ARGS="clocksource=tsc tsc=reliable" \
-    softroce/run-in-guest.sh -t "${SOFTROCE_TIMEOUT:-2400}" -e BENCH_WI -e BENCH_I -e BENCH_TIME -e BENCH_ROUNDS \
-    -- bash softroce/bench-channel.sh --in-guest || rc=$?
-echo "--- host: load after $(cut -d' ' -f1-3 /proc/loadavg)"
-exit $rc
+. softroce/bench-lib.bash
+bench_build "${1:-}"
+bench_guest "${SOFTROCE_TIMEOUT:-2400}" -e BENCH_WI -e BENCH_I -e BENCH_TIME -e BENCH_ROUNDS \
+    -- bash softroce/bench-channel.sh --in-guest

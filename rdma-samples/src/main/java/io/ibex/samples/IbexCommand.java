@@ -7,6 +7,8 @@ import io.ibex.samples.cm.RpingCommand;
 import io.ibex.samples.cm.UdaddyCommand;
 import io.ibex.samples.perf.SendBwCommand;
 import io.ibex.samples.perf.SendLatCommand;
+import io.ibex.samples.perf.WriteBwCommand;
+import io.ibex.samples.perf.WriteLatCommand;
 import io.ibex.samples.runner.CompareCommand;
 import io.ibex.samples.runner.NodeCommand;
 import io.ibex.samples.verbs.DevinfoCommand;
@@ -42,6 +44,8 @@ import java.io.PrintWriter;
         UdaddyCommand.class,
         SendLatCommand.class,
         SendBwCommand.class,
+        WriteLatCommand.class,
+        WriteBwCommand.class,
         ChannelCommand.class,
         NodeCommand.class,
         CompareCommand.class })

@@ -6,8 +6,10 @@ import io.ibex.rdma.verbs.SendFlags;
 import io.ibex.rdma.verbs.SendWorkRequest;
 import io.ibex.rdma.verbs.WorkCompletion;
 
+import java.util.function.Supplier;
+
 /**
- * The client's loop of perftest's {@code run_iter_bw} for SEND: keep up to {@code tx-depth} messages
+ * The client's loop of perftest's {@code run_iter_bw} for SEND and RDMA WRITE: keep up to {@code tx-depth} messages
  * outstanding, posting {@code post-list} chained send requests in one {@link QueuePair#postSend} (the
  * vectorized path), signaling one message in {@code cq-mod} (and the last), and polling the send completion
  * queue {@value #POLL_BATCH} completions at a time. Each post and each poll that completes messages reads the
@@ -34,20 +36,27 @@ final class BandwidthSender
 
     /**
      * @param endpoint      the connected endpoint.
+     * @param newRequest    makes one request of a message, unsignaled: {@link PerfEndpoint#newSend},
+     *                      {@link PerfEndpoint#newWrite}.
      * @param postList      requests per post.
      * @param txDepth       messages outstanding at most.
      * @param cqMod         one message in this many is signaled.
      * @param timeoutMillis the longest wait for progress.
      */
     BandwidthSender(
-        final PerfEndpoint endpoint, final int postList, final int txDepth, final int cqMod, final long timeoutMillis)
+        final PerfEndpoint endpoint,
+        final Supplier<SendWorkRequest> newRequest,
+        final int postList,
+        final int txDepth,
+        final int cqMod,
+        final long timeoutMillis)
     {
         this.qp = endpoint.qp();
         this.sendCq = endpoint.sendCq();
         this.list = new SendWorkRequest[postList];
         for (int i = postList - 1; i >= 0; i--)
         {
-            list[i] = endpoint.newSend().next(i + 1 < postList ? list[i + 1] : null);
+            list[i] = newRequest.get().next(i + 1 < postList ? list[i + 1] : null);
         }
         this.flags = list[0].sendFlags();
         this.txDepth = txDepth;
@@ -57,6 +66,38 @@ final class BandwidthSender
             wcs[i] = new WorkCompletion();
         }
         this.timeout = new SpinTimeout(timeoutMillis);
+    }
+
+    /**
+     * The client's side of a bandwidth test once connected: the warm-up, the measured loop, the results and what
+     * the loop cost.
+     *
+     * @param run        the connected run.
+     * @param warmUp     its warm-up.
+     * @param bandwidth  the bandwidth options, checked.
+     * @param newRequest makes one request of a message, unsignaled.
+     */
+    static void measure(
+        final PerfRun run, final WarmUp warmUp, final BandwidthOptions bandwidth,
+        final Supplier<SendWorkRequest> newRequest)
+    {
+        final int iters = run.options().iters();
+        final int postList = bandwidth.postList();
+        final int depth = bandwidth.txDepth(iters);
+        final int moderation = bandwidth.moderation(depth);
+        final BandwidthSender sender = new BandwidthSender(
+            run.endpoint(), newRequest, postList, depth, moderation, run.options().timeoutMillis());
+        final int length = Math.max(iters, WarmUp.ROUND + postList);
+        final long[] postedAt = new long[length];
+        final long[] completedAt = new long[length];
+        warmUp.run((count) -> sender.run(postedAt, completedAt, count));
+        final LoopCost cost = new LoopCost();
+        cost.start();
+        sender.run(postedAt, completedAt, iters);
+        cost.stop();
+        BandwidthResults.ofSender(bandwidth.size(), iters, postList, moderation, postedAt, completedAt)
+            .print(run.out());
+        run.printCost(cost, warmUp, iters);
     }
 
     /**

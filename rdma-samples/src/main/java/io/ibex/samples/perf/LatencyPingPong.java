@@ -6,17 +6,24 @@ import io.ibex.rdma.verbs.ReceiveWorkRequest;
 import io.ibex.rdma.verbs.SendFlags;
 import io.ibex.rdma.verbs.SendWorkRequest;
 import io.ibex.rdma.verbs.WorkCompletion;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * The loop of perftest's {@code run_iter_lat_send}: one RC SEND each way per iteration, every send signaled and
- * its completion awaited before anything else (perftest's latency tests have a tx depth of 1, so a CQ
- * moderation of 1), a receive reposted after each one received (perftest stops reposting when the last
- * messages are under way; here the last {@code rx-depth} receives stay posted until the QP goes). The client sends
- * first and awaits the answer; the server awaits a message and answers it. Each side reads the clock right
- * before each send, so two consecutive readings are one round trip apart, as perftest's {@code tposted}.
- * <p>
+ * The loops of perftest's {@code run_iter_lat_send} and {@code run_iter_lat_write}: one message each way per
+ * iteration, every send signaled and its completion awaited before anything else (perftest's latency tests have a
+ * tx depth of 1, so a CQ moderation of 1). Each side reads the clock right before each send, so two consecutive
+ * readings are one round trip apart, as perftest's {@code tposted}.
+ * <ul>
+ * <li>SEND: a receive reposted after each one received (perftest stops reposting when the last messages are
+ * under way; here the last {@code rx-depth} receives stay posted until the QP goes). The client sends first and
+ * awaits the answer; the server awaits a message and answers it.</li>
+ * <li>RDMA WRITE: each side writes its message into the peer's receive slot, the message's last byte set to the
+ * count of messages written (modulo 256), and awaits the peer's by watching the last byte of its own receive
+ * slot change to the count it expects: no receive, no receive completion. The server writes first, as
+ * perftest's.</li>
+ * </ul>
  * The loop allocates nothing and only busy-polls, through the verbs API alone ({@link QueuePair#postSend},
- * {@link CompletionQueue#poll}); every wait is bounded by the timeout.
+ * {@link CompletionQueue#poll}) and the registered buffer; every wait is bounded by the timeout.
  */
 final class LatencyPingPong
 {
@@ -29,27 +36,85 @@ final class LatencyPingPong
     private final WorkCompletion[] recvWc = { new WorkCompletion() };
     private final SpinTimeout timeout;
     private final int rxDepth;
-    private final boolean client;
+    private final boolean first;
+    private final boolean writes;
+    private final UnsafeBuffer buffer;
+    private final int lastSentByte;
+    private final int lastReceivedByte;
     private long sent;
     private long received;
 
-    /**
-     * @param endpoint      the connected endpoint.
-     * @param rxDepth       receives to keep posted.
-     * @param client        whether this side sends first.
-     * @param timeoutMillis the longest wait for a completion.
-     */
-    LatencyPingPong(final PerfEndpoint endpoint, final int rxDepth, final boolean client, final long timeoutMillis)
+    private LatencyPingPong(
+        final PerfEndpoint endpoint,
+        final SendWorkRequest send,
+        final int rxDepth,
+        final boolean first,
+        final boolean writes,
+        final long timeoutMillis)
     {
         this.qp = endpoint.qp();
         this.sendCq = endpoint.sendCq();
         this.recvCq = endpoint.recvCq();
-        this.send = endpoint.newSend();
-        this.send.sendFlags(send.sendFlags() | SendFlags.SIGNALED);
+        this.send = send.sendFlags(send.sendFlags() | SendFlags.SIGNALED);
         this.recv = endpoint.newReceive();
         this.rxDepth = rxDepth;
-        this.client = client;
+        this.first = first;
+        this.writes = writes;
+        this.buffer = endpoint.buffer();
+        this.lastSentByte = endpoint.lastSentByte();
+        this.lastReceivedByte = endpoint.lastReceivedByte();
         this.timeout = new SpinTimeout(timeoutMillis);
+    }
+
+    /**
+     * The SEND ping-pong.
+     *
+     * @param endpoint      the endpoint, its queue pair not yet connected.
+     * @param rxDepth       receives to keep posted.
+     * @param client        whether this side is the client, which sends first.
+     * @param timeoutMillis the longest wait for a completion.
+     * @return the loop; {@link #postReceives()} before connecting.
+     */
+    static LatencyPingPong ofSends(
+        final PerfEndpoint endpoint, final int rxDepth, final boolean client, final long timeoutMillis)
+    {
+        return new LatencyPingPong(endpoint, endpoint.newSend(), rxDepth, client, false, timeoutMillis);
+    }
+
+    /**
+     * The RDMA WRITE ping-pong.
+     *
+     * @param endpoint      the connected endpoint.
+     * @param target        the peer's receive slot.
+     * @param client        whether this side is the client (the server writes first).
+     * @param timeoutMillis the longest wait for a completion or for the peer's message.
+     * @return the loop.
+     */
+    static LatencyPingPong ofWrites(
+        final PerfEndpoint endpoint, final RemoteSlot target, final boolean client, final long timeoutMillis)
+    {
+        return new LatencyPingPong(endpoint, endpoint.newWrite(target), 0, !client, true, timeoutMillis);
+    }
+
+    /**
+     * A side of a latency test once connected: the warm-up, the measured loop, the results and what the loop
+     * cost.
+     *
+     * @param run    the connected run.
+     * @param warmUp its warm-up.
+     * @param size   bytes of each message.
+     */
+    void measure(final PerfRun run, final WarmUp warmUp, final int size)
+    {
+        final int iters = run.options().iters();
+        final long[] stamps = new long[Math.max(iters, WarmUp.ROUND)];
+        warmUp.run((count) -> run(stamps, count));
+        final LoopCost cost = new LoopCost();
+        cost.start();
+        run(stamps, iters);
+        cost.stop();
+        new LatencyResults(stamps, iters).print(run.out(), size, iters);
+        run.printCost(cost, warmUp, iters);
     }
 
     /**
@@ -71,7 +136,7 @@ final class LatencyPingPong
      */
     void run(final long[] stamps, final int count)
     {
-        if (client)
+        if (first)
         {
             for (int i = 0; i < count; i++)
             {
@@ -93,6 +158,10 @@ final class LatencyPingPong
 
     private void send()
     {
+        if (writes)
+        {
+            buffer.putByte(lastSentByte, (byte)(sent + 1));
+        }
         qp.postSend(send);
         await(sendCq, sendWc);
         sent++;
@@ -100,9 +169,31 @@ final class LatencyPingPong
 
     private void receive()
     {
+        if (writes)
+        {
+            awaitWrite((byte)(received + 1));
+            received++;
+            return;
+        }
         await(recvCq, recvWc);
         received++;
         qp.postRecv(recv);
+    }
+
+    private void awaitWrite(final byte count)
+    {
+        if (buffer.getByteVolatile(lastReceivedByte) == count)
+        {
+            return;
+        }
+        timeout.reset();
+        while (buffer.getByteVolatile(lastReceivedByte) != count)
+        {
+            if (!timeout.spin())
+            {
+                throw timedOut(false);
+            }
+        }
     }
 
     private void await(final CompletionQueue cq, final WorkCompletion[] wc)
@@ -133,14 +224,17 @@ final class LatencyPingPong
     {
         return new IllegalStateException(String.format(
             "%s completed with status %s (%d) (%d messages sent, %d received)",
-            isSend ? "a send" : "a receive of the peer's message", wc.status(), wc.status().value(), sent, received));
+            isSend ? (writes ? "an RDMA WRITE" : "a send") : "a receive of the peer's message", wc.status(),
+            wc.status().value(), sent, received));
     }
 
     private IllegalStateException timedOut(final boolean isSend)
     {
         return new IllegalStateException(String.format(
-            "no completion within %d ms while awaiting %s (%d messages sent, %d received; QP 0x%06x %s): " +
+            "nothing within %d ms while awaiting %s (%d messages sent, %d received; QP 0x%06x %s): " +
             "has the peer gone, or was it given another -n/--iters?", timeout.timeoutMillis(),
-            isSend ? "the completion of our send" : "the peer's message", sent, received, qp.qpNum(), qp.state()));
+            isSend ? "the completion of our " + (writes ? "RDMA WRITE" : "send") :
+            writes ? "the peer's RDMA WRITE of message " + (received + 1) : "the peer's message",
+            sent, received, qp.qpNum(), qp.state()));
     }
 }

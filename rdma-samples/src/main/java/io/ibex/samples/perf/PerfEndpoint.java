@@ -3,6 +3,7 @@ package io.ibex.samples.perf;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.Device;
+import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.PortAttributes;
 import io.ibex.rdma.verbs.QpCapabilities;
 import io.ibex.rdma.verbs.QueuePair;
@@ -15,18 +16,20 @@ import io.ibex.samples.EndpointResources;
 import io.ibex.samples.RcEndpoint;
 import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * One side of a perftest SEND test, set up as perftest's {@code ctx_init} does: a send completion queue, a
- * receive completion queue of its own, an RC queue pair of {@code tx-depth} sends and {@code rx-depth}
- * receives, and one registered buffer with a send slot and a receive slot. Connected out of band with the
- * exchange of the rdma-core ping-pongs.
+ * One side of a perftest SEND or RDMA WRITE test, set up as perftest's {@code ctx_init} does: a send completion
+ * queue, a receive completion queue of its own, an RC queue pair of {@code tx-depth} sends and {@code rx-depth}
+ * receives, and one registered buffer with a send slot and a receive slot (the slot the peer's WRITEs land in).
+ * Connected out of band with the exchange of the rdma-core ping-pongs.
  */
 final class PerfEndpoint implements AutoCloseable
 {
     private static final int SGES_PER_REQUEST = 1;
 
     private final RcEndpoint endpoint;
+    private final UnsafeBuffer buffer;
     private final int size;
     private final int slot;
     private final int inlineSize;
@@ -34,6 +37,7 @@ final class PerfEndpoint implements AutoCloseable
     private PerfEndpoint(final RcEndpoint endpoint, final int size, final int slot, final int inlineSize)
     {
         this.endpoint = endpoint;
+        this.buffer = new UnsafeBuffer(endpoint.mr().buffer());
         this.size = size;
         this.slot = slot;
         this.inlineSize = inlineSize;
@@ -49,6 +53,8 @@ final class PerfEndpoint implements AutoCloseable
      * @param txDepth    outstanding sends.
      * @param rxDepth    outstanding receives.
      * @param inlineSize the largest message sent inline (0 for none).
+     * @param remote     what the peer may do to the buffer: 0, or {@link AccessFlags#REMOTE_WRITE} for the
+     *                   WRITE tests.
      * @return the endpoint; close it to release everything.
      * @throws IllegalArgumentException if the port cannot carry messages of that size.
      */
@@ -59,11 +65,12 @@ final class PerfEndpoint implements AutoCloseable
         final int size,
         final int txDepth,
         final int rxDepth,
-        final int inlineSize)
+        final int inlineSize,
+        final int remote)
     {
         final int slot = BitUtil.align(size, BitUtil.CACHE_LINE_LENGTH);
         final EndpointResources resources = EndpointResources.open(
-            device, portNum, gidIndex, 2 * slot, AccessFlags.LOCAL_WRITE, txDepth, rxDepth, false);
+            device, portNum, gidIndex, 2 * slot, AccessFlags.LOCAL_WRITE | remote, txDepth, rxDepth, false);
         final long maxMessage = resources.port().maxMsgSz();
         if (size > maxMessage)
         {
@@ -73,7 +80,7 @@ final class PerfEndpoint implements AutoCloseable
         }
         final QpCapabilities cap =
             new QpCapabilities(txDepth, rxDepth, SGES_PER_REQUEST, SGES_PER_REQUEST, inlineSize);
-        return new PerfEndpoint(RcEndpoint.open(resources, cap, 0), size, slot, inlineSize);
+        return new PerfEndpoint(RcEndpoint.open(resources, cap, remote), size, slot, inlineSize);
     }
 
     /**
@@ -85,6 +92,43 @@ final class PerfEndpoint implements AutoCloseable
             .sendFlags(size <= inlineSize ? SendFlags.INLINE : 0);
         send.sge(0).set(endpoint.mr(), 0, size);
         return send;
+    }
+
+    /**
+     * @param target the peer's receive slot.
+     * @return an RDMA WRITE of one message from the send slot into the peer's receive slot, unsignaled, inline
+     *         when the message fits {@code -I}.
+     */
+    SendWorkRequest newWrite(final RemoteSlot target)
+    {
+        return newSend().opcode(SendOpcode.RDMA_WRITE).remote(target.address(), target.rkey());
+    }
+
+    /**
+     * @return this side's receive slot, for the peer's WRITEs.
+     */
+    RemoteSlot receiveSlot()
+    {
+        final MemoryRegion mr = endpoint.mr();
+        return new RemoteSlot(mr.address() + slot, mr.rkey(), size);
+    }
+
+    /** @return the registered buffer: the send slot at 0, the receive slot after it. */
+    UnsafeBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /** @return the index in {@link #buffer()} of the last byte of the message in the send slot. */
+    int lastSentByte()
+    {
+        return size - 1;
+    }
+
+    /** @return the index in {@link #buffer()} of the last byte of a message in the receive slot. */
+    int lastReceivedByte()
+    {
+        return slot + size - 1;
     }
 
     /**

@@ -91,16 +91,24 @@ final class PerfHeader
     }
 
     /**
-     * The address lines, as perftest's {@code ctx_print_pingpong_data}.
+     * The address lines, as perftest's {@code ctx_print_pingpong_data}: with the rkey and address of the buffer
+     * in the WRITE tests.
      *
-     * @param out    where to print.
-     * @param local  this side's address.
-     * @param remote the peer's address.
+     * @param out        where to print.
+     * @param local      this side's address.
+     * @param localSlot  this side's receive slot, or null in the SEND tests.
+     * @param remote     the peer's address.
+     * @param remoteSlot the peer's receive slot, or null in the SEND tests.
      */
-    static void printAddresses(final PrintWriter out, final EndpointAddress local, final EndpointAddress remote)
+    static void printAddresses(
+        final PrintWriter out,
+        final EndpointAddress local,
+        final RemoteSlot localSlot,
+        final EndpointAddress remote,
+        final RemoteSlot remoteSlot)
     {
-        printAddress(out, "local", local);
-        printAddress(out, "remote", remote);
+        printAddress(out, "local", local, localSlot);
+        printAddress(out, "remote", remote, remoteSlot);
         out.println(RULE);
         out.flush();
     }
@@ -123,10 +131,13 @@ final class PerfHeader
         return "System.nanoTime (clocksource " + source + ")";
     }
 
-    private static void printAddress(final PrintWriter out, final String side, final EndpointAddress address)
+    private static void printAddress(
+        final PrintWriter out, final String side, final EndpointAddress address, final RemoteSlot slot)
     {
         out.println(" " + side + " address: LID " + cAlternateHex(address.lid(), 4) + " QPN " +
-            cAlternateHex(address.qpNum(), 6) + " PSN " + cAlternateHex(address.psn(), 6));
+            cAlternateHex(address.qpNum(), 6) + " PSN " + cAlternateHex(address.psn(), 6) + (slot == null ? "" :
+            " RKey " + cAlternateHex(Integer.toUnsignedLong(slot.rkey()), 8) + " VAddr " +
+            cAlternateHex(slot.address(), 16)));
         if (!Gid.ZERO.equals(address.gid()))
         {
             final byte[] raw = address.gid().toBytes();
@@ -145,13 +156,13 @@ final class PerfHeader
      * @return the value as C's {@code %#0Nx} prints it: zero-padded to the width with a "0x" prefix, except
      *         that 0 has no prefix.
      */
-    static String cAlternateHex(final int value, final int width)
+    static String cAlternateHex(final long value, final int width)
     {
         if (value == 0)
         {
             return "0".repeat(width);
         }
-        final String digits = Integer.toHexString(value);
+        final String digits = Long.toHexString(value);
         return "0x" + "0".repeat(Math.max(0, width - 2 - digits.length())) + digits;
     }
 

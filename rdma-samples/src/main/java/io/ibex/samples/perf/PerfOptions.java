@@ -6,12 +6,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The options {@code ibex send-lat} and {@code ibex send-bw} share, with perftest's names and defaults (HOST,
+ * The options {@code ibex send-lat}, {@code send-bw}, {@code write-lat} and {@code write-bw} share, with perftest's names and defaults (HOST,
  * {@code -p} and the ibex-only {@code --listen} and {@code --timeout-ms} in {@link OutOfBandOptions}); the
  * message size ({@code -s}) is each command's own, since its default differs.
  */
 public final class PerfOptions
 {
+    /** perftest's MAX_SIZE. */
+    static final int MAX_SIZE = 1 << 23;
     /** perftest's MIN_ITER. */
     static final int MIN_ITERS = 5;
     /** perftest's MAX_RX. */
@@ -79,6 +81,18 @@ public final class PerfOptions
         {
             throw new IllegalArgumentException("-n/--iters " + iters + " and --warmup " + warmup +
                 " together exceed " + Integer.MAX_VALUE + " messages");
+        }
+    }
+
+    /**
+     * @param size the {@code -s} value.
+     * @throws IllegalArgumentException if it is out of perftest's range.
+     */
+    static void checkSize(final int size)
+    {
+        if (size < 1 || size > MAX_SIZE)
+        {
+            throw new IllegalArgumentException("-s/--size " + size + " out of range 1.." + MAX_SIZE);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ibex.samples.perf;
 
+import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.Device;
 import io.ibex.samples.DeviceOptions;
 import io.ibex.samples.EndpointAddress;
@@ -9,10 +10,10 @@ import org.agrona.CloseHelper;
 import java.io.PrintWriter;
 
 /**
- * What {@code ibex send-lat} and {@code ibex send-bw} do around their loops, in perftest's order: open the
- * endpoint, connect out of band (the server prints its banner once it listens), print the test and both
- * addresses, warm up in step with the peer over the out-of-band connection, and after the results what the
- * measured loop cost.
+ * What the perftest-like commands do around their loops, in perftest's order: open the endpoint, connect out of
+ * band (the server prints its banner once it listens; the WRITE tests then exchange their receive slots over the
+ * same connection), print the test and both addresses, warm up in step with the peer over the out-of-band
+ * connection, and after the results what the measured loop cost.
  */
 final class PerfRun implements AutoCloseable
 {
@@ -20,14 +21,22 @@ final class PerfRun implements AutoCloseable
     private final PerfOptions options;
     private final Device device;
     private final PerfEndpoint endpoint;
+    private final boolean writes;
     private OutOfBandPeer peer;
+    private RemoteSlot remoteSlot;
 
-    private PerfRun(final PrintWriter out, final PerfOptions options, final Device device, final PerfEndpoint endpoint)
+    private PerfRun(
+        final PrintWriter out,
+        final PerfOptions options,
+        final Device device,
+        final PerfEndpoint endpoint,
+        final boolean writes)
     {
         this.out = out;
         this.options = options;
         this.device = device;
         this.endpoint = endpoint;
+        this.writes = writes;
     }
 
     /**
@@ -39,6 +48,8 @@ final class PerfRun implements AutoCloseable
      * @param size          bytes of each message.
      * @param txDepth       outstanding sends.
      * @param rxDepth       outstanding receives.
+     * @param remote        what the peer may do to the buffer: 0, or {@link AccessFlags#REMOTE_WRITE} for the
+     *                      WRITE tests, which exchange their receive slots once connected.
      * @return the run; close it to release everything.
      */
     static PerfRun open(
@@ -47,18 +58,37 @@ final class PerfRun implements AutoCloseable
         final PerfOptions options,
         final int size,
         final int txDepth,
-        final int rxDepth)
+        final int rxDepth,
+        final int remote)
     {
         final Device device = deviceOptions.device(deviceOptions.provider());
         final PerfEndpoint endpoint = PerfEndpoint.open(device, deviceOptions.portNum(), options.gidIndex(), size,
-            txDepth, rxDepth, options.inlineSize());
-        return new PerfRun(out, options, device, endpoint);
+            txDepth, rxDepth, options.inlineSize(), remote);
+        return new PerfRun(out, options, device, endpoint, (remote & AccessFlags.REMOTE_WRITE) != 0);
     }
 
     /** @return the endpoint. */
     PerfEndpoint endpoint()
     {
         return endpoint;
+    }
+
+    /** @return the options, checked. */
+    PerfOptions options()
+    {
+        return options;
+    }
+
+    /** @return where to print. */
+    PrintWriter out()
+    {
+        return out;
+    }
+
+    /** @return the peer's receive slot, once connected (WRITE tests only). */
+    RemoteSlot remoteSlot()
+    {
+        return remoteSlot;
     }
 
     /** @return whether this side is the client. */
@@ -86,11 +116,30 @@ final class PerfRun implements AutoCloseable
                 PerfHeader.printWaiting(out);
             }
         });
+        final RemoteSlot localSlot = writes ? endpoint.receiveSlot() : null;
+        if (writes)
+        {
+            remoteSlot = RemoteSlot.exchange(peer.connection(), localSlot);
+        }
         final WarmUp warmUp = new WarmUp(peer.connection(), options.warmup(), multiple);
         PerfHeader.printTest(out, title, device, endpoint.port(), depths, options.gidIndex(), options.inlineSize(),
             warmUp.plan(unit));
-        PerfHeader.printAddresses(out, local, peer.address());
+        PerfHeader.printAddresses(out, local, localSlot, peer.address(), remoteSlot);
         return warmUp;
+    }
+
+    /**
+     * Waits until the peer is done too, as perftest's closing handshake: each side tells the other over the
+     * out-of-band connection. The WRITE bandwidth test's server, which takes no part in the stream, waits so for
+     * the client's end before it releases its buffer.
+     *
+     * @param what what this side waits for, for the error should the peer not answer.
+     */
+    void awaitPeer(final String what)
+    {
+        final byte[] done = { 'd' };
+        peer.connection().write(done, "our end of the test");
+        peer.connection().readFully(done, what);
     }
 
     /**
@@ -103,6 +152,16 @@ final class PerfRun implements AutoCloseable
     void printCost(final LoopCost cost, final WarmUp warmUp, final int iterations)
     {
         cost.print(out, iterations);
+        printWarmUp(warmUp);
+    }
+
+    /**
+     * Prints how the warm-up went (ibex only).
+     *
+     * @param warmUp the warm-up.
+     */
+    void printWarmUp(final WarmUp warmUp)
+    {
         out.println(" ibex: warm-up: " + warmUp.describe());
         out.flush();
     }

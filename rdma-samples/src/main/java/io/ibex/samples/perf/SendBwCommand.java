@@ -4,12 +4,9 @@ import io.ibex.samples.DeviceOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -29,12 +26,7 @@ import java.util.concurrent.Callable;
     })
 public final class SendBwCommand implements Callable<Integer>
 {
-    /** perftest's MAX_SIZE. */
-    static final int MAX_SIZE = 1 << 23;
-    /** perftest's MSG_SIZE_CQ_MOD_LIMIT: above it, CQ moderation is off unless asked for. */
-    private static final int CQ_MOD_SIZE_LIMIT = 8192;
-    private static final int MAX_TX_DEPTH = 15000;
-    private static final int MAX_CQ_MOD = 1024;
+    private static final String VERB = "Send";
 
     @Mixin
     private DeviceOptions deviceOptions;
@@ -42,22 +34,8 @@ public final class SendBwCommand implements Callable<Integer>
     @Mixin
     private PerfOptions options;
 
-    @Option(names = { "-s", "--size" }, paramLabel = "SIZE", defaultValue = "65536",
-        description = "Size of message to exchange (default ${DEFAULT-VALUE}).")
-    private int size;
-
-    @Option(names = { "-t", "--tx-depth" }, paramLabel = "DEPTH", defaultValue = "128",
-        description = "Size of tx queue (default ${DEFAULT-VALUE}; no more than -n/--iters).")
-    private int txDepth;
-
-    @Option(names = { "-Q", "--cq-mod" }, paramLabel = "N",
-        description = "Generate Cqe only after <--cq-mod> completion (default 100; the post list with -l; 1 " +
-            "above " + CQ_MOD_SIZE_LIMIT + " bytes).")
-    private Integer cqMod;
-
-    @Option(names = { "-l", "--post_list", "--post-list" }, paramLabel = "N", defaultValue = "1",
-        description = "Post list of send WQEs of <list size> size (instead of single post).")
-    private int postList;
+    @Mixin
+    private BandwidthOptions bandwidth;
 
     @Spec
     private CommandSpec spec;
@@ -71,23 +49,20 @@ public final class SendBwCommand implements Callable<Integer>
     public Integer call()
     {
         options.check();
-        checkSize(size);
         final int iters = options.iters();
-        checkPostList(iters);
-        final int depth = Math.min(txDepth, iters);
-        final int moderation = moderation(depth);
+        bandwidth.check(iters);
+        final int depth = bandwidth.txDepth(iters);
+        final int moderation = bandwidth.moderation(depth);
         final PrintWriter out = spec.commandLine().getOut();
-        if (postList > 1 && cqMod == null)
-        {
-            out.println(PerfHeader.RULE);
-            out.println("Post List requested - CQ moderation will be the size of the post list");
-        }
+        bandwidth.printPostListNotice(out);
         final int rxDepth = options.rxDepth();
-        try (PerfRun run = PerfRun.open(out, deviceOptions, options, size, depth, rxDepth))
+        try (PerfRun run = PerfRun.open(out, deviceOptions, options, bandwidth.size(), depth, rxDepth, 0))
         {
             if (run.isClient())
             {
-                send(run, out, iters, depth, moderation);
+                final WarmUp warmUp = run.connect(bandwidth.title(VERB),
+                    bandwidth.depthLines(" TX depth        : " + depth, moderation), "messages", bandwidth.postList());
+                BandwidthSender.measure(run, warmUp, bandwidth, run.endpoint()::newSend);
             }
             else
             {
@@ -97,106 +72,19 @@ public final class SendBwCommand implements Callable<Integer>
         return 0;
     }
 
-    private void send(
-        final PerfRun run, final PrintWriter out, final int iters, final int depth, final int moderation)
-    {
-        final BandwidthSender sender =
-            new BandwidthSender(run.endpoint(), postList, depth, moderation, options.timeoutMillis());
-        final WarmUp warmUp =
-            run.connect(title(), depthLines(" TX depth        : " + depth, moderation), "messages", postList);
-        final int length = Math.max(iters, WarmUp.ROUND + postList);
-        final long[] postedAt = new long[length];
-        final long[] completedAt = new long[length];
-        warmUp.run((count) -> sender.run(postedAt, completedAt, count));
-        final LoopCost cost = new LoopCost();
-        cost.start();
-        sender.run(postedAt, completedAt, iters);
-        cost.stop();
-        BandwidthResults.ofSender(size, iters, postList, moderation, postedAt, completedAt).print(out);
-        run.printCost(cost, warmUp, iters);
-    }
-
     private void receive(
         final PerfRun run, final PrintWriter out, final int iters, final int rxDepth, final int moderation)
     {
         final BandwidthReceiver receiver = new BandwidthReceiver(run.endpoint(), rxDepth, options.timeoutMillis());
         receiver.postReceives();
-        final WarmUp warmUp =
-            run.connect(title(), depthLines(" RX depth        : " + rxDepth, moderation), "messages", postList);
+        final WarmUp warmUp = run.connect(bandwidth.title(VERB),
+            bandwidth.depthLines(" RX depth        : " + rxDepth, moderation), "messages", bandwidth.postList());
         warmUp.run(receiver::run);
         final LoopCost cost = new LoopCost();
         cost.start();
         receiver.run(iters);
         cost.stop();
-        BandwidthResults.ofReceiver(size, iters, receiver.firstAt(), receiver.lastAt()).print(out);
+        BandwidthResults.ofReceiver(bandwidth.size(), iters, receiver.firstAt(), receiver.lastAt()).print(out);
         run.printCost(cost, warmUp, iters);
-    }
-
-    /**
-     * @param size the {@code -s} value.
-     * @throws IllegalArgumentException if it is out of perftest's range.
-     */
-    static void checkSize(final int size)
-    {
-        if (size < 1 || size > MAX_SIZE)
-        {
-            throw new IllegalArgumentException("-s/--size " + size + " out of range 1.." + MAX_SIZE);
-        }
-    }
-
-    /** perftest's rules for a post list, and the ibex loop's: a list never exceeds the send queue. */
-    private void checkPostList(final int iters)
-    {
-        if (postList < 1)
-        {
-            throw new IllegalArgumentException("-l/--post_list " + postList + " must be at least 1");
-        }
-        if (iters % postList != 0)
-        {
-            throw new IllegalArgumentException("-n/--iters " + iters + " must be a multiple of the post list size " +
-                "(-l/--post_list " + postList + ")");
-        }
-        if (txDepth < 1 || txDepth > MAX_TX_DEPTH)
-        {
-            throw new IllegalArgumentException("-t/--tx-depth " + txDepth + " out of range 1.." + MAX_TX_DEPTH);
-        }
-        if (Math.min(txDepth, iters) < postList)
-        {
-            throw new IllegalArgumentException("-l/--post_list " + postList + " is larger than the tx depth " +
-                Math.min(txDepth, iters) + " (-t/--tx-depth, at most -n/--iters)");
-        }
-        if (cqMod != null && (cqMod < 1 || cqMod > MAX_CQ_MOD))
-        {
-            throw new IllegalArgumentException("-Q/--cq-mod " + cqMod + " out of range 1.." + MAX_CQ_MOD);
-        }
-        if (postList > 1 && cqMod != null && postList % cqMod != 0)
-        {
-            throw new IllegalArgumentException("-l/--post_list " + postList + " must be a multiple of the CQ " +
-                "moderation (-Q/--cq-mod " + cqMod + ")");
-        }
-    }
-
-    /** perftest's CQ moderation: asked for, else the post list, else 100 (1 for large messages); at most the depth. */
-    private int moderation(final int depth)
-    {
-        final int asked = cqMod != null ? cqMod : postList > 1 ? postList : size > CQ_MOD_SIZE_LIMIT ? 1 : 100;
-        return Math.min(asked, depth);
-    }
-
-    private String title()
-    {
-        return postList > 1 ? "Send Post List BW Test" : "Send BW Test";
-    }
-
-    private String[] depthLines(final String depth, final int moderation)
-    {
-        final List<String> lines = new ArrayList<>();
-        lines.add(depth);
-        if (postList > 1)
-        {
-            lines.add(" Post List       : " + postList);
-        }
-        lines.add(" CQ Moderation   : " + moderation);
-        return lines.toArray(new String[0]);
     }
 }

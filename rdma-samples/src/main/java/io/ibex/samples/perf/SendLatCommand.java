@@ -27,7 +27,7 @@ import java.util.concurrent.Callable;
 public final class SendLatCommand implements Callable<Integer>
 {
     /** perftest's latency tests post one send at a time. */
-    private static final int TX_DEPTH = 1;
+    static final int TX_DEPTH = 1;
     private static final String TITLE = "Send Latency Test";
 
     @Mixin
@@ -52,25 +52,17 @@ public final class SendLatCommand implements Callable<Integer>
     public Integer call()
     {
         options.check();
-        SendBwCommand.checkSize(size);
+        PerfOptions.checkSize(size);
         final PrintWriter out = spec.commandLine().getOut();
-        final int iters = options.iters();
         final int rxDepth = options.rxDepth();
-        try (PerfRun run = PerfRun.open(out, deviceOptions, options, size, TX_DEPTH, rxDepth))
+        try (PerfRun run = PerfRun.open(out, deviceOptions, options, size, TX_DEPTH, rxDepth, 0))
         {
             final LatencyPingPong pingPong =
-                new LatencyPingPong(run.endpoint(), rxDepth, run.isClient(), options.timeoutMillis());
+                LatencyPingPong.ofSends(run.endpoint(), rxDepth, run.isClient(), options.timeoutMillis());
             pingPong.postReceives();
             final WarmUp warmUp = run.connect(TITLE,
                 new String[] { " TX depth        : " + TX_DEPTH, " RX depth        : " + rxDepth }, "iterations", 1);
-            final long[] stamps = new long[Math.max(iters, WarmUp.ROUND)];
-            warmUp.run((count) -> pingPong.run(stamps, count));
-            final LoopCost cost = new LoopCost();
-            cost.start();
-            pingPong.run(stamps, iters);
-            cost.stop();
-            new LatencyResults(stamps, iters).print(out, size, iters);
-            run.printCost(cost, warmUp, iters);
+            pingPong.measure(run, warmUp, size);
         }
         return 0;
     }

@@ -6,11 +6,12 @@ import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Reads what a perftest-like command printed: the result line under perftest's header, the address lines, the
- * ibex lines.
+ * Runs perftest-like commands in pairs and reads what they printed: the result line under perftest's header, the
+ * address lines, the ibex lines.
  */
 final class PerfOutput
 {
@@ -18,8 +19,48 @@ final class PerfOutput
     private static final Pattern WARM_UP =
         Pattern.compile("(?m)^ ibex: warm-up: (\\d+) iterations in (\\d+) rounds of (\\d+); ");
 
+    private static final String WAITING = "Waiting for client to connect";
+
     private PerfOutput()
     {
+    }
+
+    /**
+     * Runs a server, once it waits, then a client to 127.0.0.1, with the same arguments; both must succeed.
+     *
+     * @param command the command, e.g. "send-bw".
+     * @param port    the out-of-band port.
+     * @param more    the arguments of both.
+     * @return the server and the client, finished.
+     */
+    static IbexRun[] pair(final String command, final int port, final String... more)
+    {
+        final IbexRun server = IbexRun.start(IbexRun.outOfBandArgs(command, port, more)).awaitOutput(WAITING);
+        final String[] clientArgs = Arrays.copyOf(more, more.length + 1);
+        clientArgs[more.length] = "127.0.0.1";
+        final IbexRun client = IbexRun.run(IbexRun.outOfBandArgs(command, port, clientArgs));
+        server.assertSucceeded();
+        client.assertSucceeded();
+        return new IbexRun[] { server, client };
+    }
+
+    /**
+     * Checks a latency result line: the size, the iterations, and t_min &lt;= t_typical &lt;= 99 % &lt;= 99.9 % &lt;=
+     * t_max, t_avg between t_min and t_max.
+     *
+     * @param side  a finished run.
+     * @param size  its message size.
+     * @param iters its iterations.
+     */
+    static void assertLatencyLine(final IbexRun side, final int size, final int iters)
+    {
+        final double[] line = results(side);
+        assertEquals(size, line[0]);
+        assertEquals(iters, line[1]);
+        final double min = line[2];
+        final double max = line[3];
+        assertTrue(min > 0 && min <= line[4] && line[4] <= line[7] && line[7] <= line[8] && line[8] <= max &&
+            min <= line[5] && line[5] <= max && line[6] >= 0, side::toString);
     }
 
     /**

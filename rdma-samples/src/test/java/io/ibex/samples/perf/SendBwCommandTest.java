@@ -12,8 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(SoftResourcesReleased.class)
 class SendBwCommandTest
 {
-    private static final String WAITING = "Waiting for client to connect";
-
     private final int port = IbexRun.freePort();
 
     private String[] args(final String... more)
@@ -23,14 +21,7 @@ class SendBwCommandTest
 
     private IbexRun[] pair(final String... more)
     {
-        final IbexRun server = IbexRun.start(args(more)).awaitOutput(WAITING);
-        final String[] clientArgs = new String[more.length + 1];
-        System.arraycopy(more, 0, clientArgs, 0, more.length);
-        clientArgs[more.length] = "127.0.0.1";
-        final IbexRun client = IbexRun.run(args(clientArgs));
-        server.assertSucceeded();
-        client.assertSucceeded();
-        return new IbexRun[] { server, client };
+        return PerfOutput.pair("send-bw", port, more);
     }
 
     @Test

@@ -41,13 +41,7 @@ class SendLatCommandTest
             assertTrue(out.contains(" GID index       : 1\n Max inline data : 0[B]\n"), side::toString);
             assertTrue(out.contains(" Clock           : System.nanoTime (clocksource "), side::toString);
             assertTrue(out.contains(LatencyResults.HEADER), side::toString);
-            final double[] line = PerfOutput.results(side);
-            assertEquals(64, line[0]);
-            assertEquals(300, line[1]);
-            final double min = line[2];
-            final double max = line[3];
-            assertTrue(min > 0 && min <= line[4] && line[4] <= line[7] && line[7] <= line[8] && line[8] <= max &&
-                min <= line[5] && line[5] <= max && line[6] >= 0, side::toString);
+            PerfOutput.assertLatencyLine(side, 64, 300);
             final long warmUp = PerfOutput.warmUp(side, 1);
             assertTrue(warmUp >= 200 && warmUp <= 2000 && warmUp == 200 * PerfOutput.warmUp(side, 2), side::toString);
         }
