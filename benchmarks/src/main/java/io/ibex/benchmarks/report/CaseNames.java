@@ -59,7 +59,8 @@ final class CaseNames
     static String label(final JmhResult result)
     {
         final String values = result.param("values");
-        return null == values ? series(result) : series(result) + " (" + values + ("1".equals(values) ? " value)" : " values)");
+        return null == values ? series(result) : series(result) + " (" + values + ("1".equals(values) ? " value)" :
+            " values)");
     }
 
     /**

@@ -74,8 +74,8 @@ final class HostReport
         {
             final String size = bytes == CaseNames.UNKNOWN_BYTES ? "size-unknown" : bytes + "B";
             final String file = prefix + "-latency-" + size + ".png";
-            if (Plots.latencyPercentiles(plots.resolve(file), where + ": round trip by percentile, " + Tables.bytes(bytes) + " bytes",
-                ofSize))
+            final String title = where + ": round trip by percentile, " + Tables.bytes(bytes) + " bytes";
+            if (Plots.latencyPercentiles(plots.resolve(file), title, ofSize))
             {
                 markdown.append("![").append(where).append(" round trip by percentile, ").append(Tables.bytes(bytes))
                     .append(" bytes](").append(plotsLink).append('/').append(file).append(")\n");

@@ -66,8 +66,9 @@ public final class Targets
                 Integer.toString(values).equals(latency.param("values")));
             final double nio = p50(host, latency -> "nio".equals(latency.param("transport")) &&
                 latency.bytes() == bytes);
-            targets.add(new Target("host: soft sample channel round trip / nio, median, " + values + (values == 1 ? " value (" : " values (") +
-                bytes + " B)", channel, nio, "µs", HOST_ROUND_TRIP_LIMIT, true));
+            targets.add(new Target("host: soft sample channel round trip / nio, median, " + values +
+                (values == 1 ? " value (" : " values (") + bytes + " B)", channel, nio, "µs", HOST_ROUND_TRIP_LIMIT,
+                true));
         }
         return targets;
     }
