@@ -19,6 +19,8 @@ public final class CompareReport
 {
     /** The document, in the docs directory. */
     public static final String DOCUMENT = "benchmarks.md";
+    /** The widest line of the section's prose, as in the rest of the docs. */
+    public static final int WIDTH = 120;
     /** The plots' directory, in the docs directory. */
     public static final String PLOTS = "plots";
 
@@ -72,7 +74,7 @@ public final class CompareReport
             Markdown.replaceSection(before, "");
             final ComparisonData data = ComparisonData.load(run);
             deletePlots(plots);
-            final String section = ComparisonSection.write(data, plots, PLOTS);
+            final String section = Markdown.wrap(ComparisonSection.write(data, plots, PLOTS), WIDTH);
             Files.writeString(document, Markdown.replaceSection(before, section));
             return document;
         }

@@ -52,6 +52,52 @@ public final class Markdown
     }
 
     /**
+     * Wraps the prose of some Markdown at a width, as the hand-written parts of the docs are: paragraphs and list
+     * items (continued two spaces in); tables, code blocks, headings and images stay as they are.
+     *
+     * @param markdown the Markdown.
+     * @param width    the widest line, in characters.
+     * @return the Markdown wrapped.
+     */
+    public static String wrap(final String markdown, final int width)
+    {
+        final StringBuilder wrapped = new StringBuilder();
+        boolean code = false;
+        for (final String line : markdown.split("\n", -1))
+        {
+            if (line.startsWith("```"))
+            {
+                code = !code;
+            }
+            if (code || line.length() <= width || line.startsWith("|") || line.startsWith("#") ||
+                line.startsWith("!") || line.startsWith("```"))
+            {
+                wrapped.append(line).append('\n');
+                continue;
+            }
+            final String indent = line.startsWith("- ") ? "  " : "";
+            int column = 0;
+            for (final String word : line.split(" "))
+            {
+                if (column > 0 && column + 1 + word.length() > width)
+                {
+                    wrapped.append('\n').append(indent);
+                    column = indent.length();
+                }
+                else if (column > 0)
+                {
+                    wrapped.append(' ');
+                    column++;
+                }
+                wrapped.append(word);
+                column += word.length();
+            }
+            wrapped.append('\n');
+        }
+        return wrapped.substring(0, wrapped.length() - 1);
+    }
+
+    /**
      * @param micros a latency in microseconds, or NaN when not measured.
      * @return it with three significant digits at least, or {@value #NOT_RUN}.
      */

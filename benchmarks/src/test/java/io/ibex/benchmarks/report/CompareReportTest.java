@@ -39,7 +39,8 @@ class CompareReportTest
         assertTrue(document.contains("benchmarks/compare.sh --quick"), "the command that regenerates it");
         assertTrue(document.contains("\ncores: 2\n"), "the host machine's lines");
         assertTrue(document.contains("\nvCPUs: 2\n"), "the guest machine's lines");
-        assertTrue(document.contains("forks 1, warm-up 1 x 1 s, measurement 2 x 1 s, JVM arguments `-Xmx1g`"));
+        assertTrue(document.replace("\n  ", " ")
+            .contains("forks 1, warm-up 1 x 1 s, measurement 2 x 1 s, JVM arguments `-Xmx1g`"), "a wrapped list item");
     }
 
     @Test

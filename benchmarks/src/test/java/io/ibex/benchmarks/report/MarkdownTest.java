@@ -33,6 +33,17 @@ class MarkdownTest
     }
 
     @Test
+    void wrapsProseAndListItemsButNotTablesCodeOrImages()
+    {
+        final String table = "| " + "a | ".repeat(20);
+        final String code = "```\n" + "x ".repeat(20) + "\n```";
+        final String image = "![" + "alt ".repeat(10) + "](plots/p.png)";
+
+        assertEquals("one two\nthree four\n\n- five six\n  seven\n" + table + "\n" + code + "\n" + image,
+            Markdown.wrap("one two three four\n\n- five six seven\n" + table + "\n" + code + "\n" + image, 10));
+    }
+
+    @Test
     void formatsMissingFiguresAsNotRun()
     {
         assertEquals(Markdown.NOT_RUN, Markdown.micros(Double.NaN));
