@@ -153,7 +153,7 @@ final class GuestReport
                             .mapToDouble(figure -> runs.spread(tool, test, bytes, figure).median()).toArray());
                     }
                 }
-                final String file = "guest-latency-" + bytes + "B.png";
+                final String file = "guest-perftest-" + bytes + "B.png";
                 HostReport.link(markdown, Plots.bars(plots.resolve(file), "Guest, rxe: half round trip, " + bytes +
                     " bytes (median over rounds)", "µs", categories, series), "Guest latency percentiles, " +
                     bytes + " bytes", plotsLink, file);

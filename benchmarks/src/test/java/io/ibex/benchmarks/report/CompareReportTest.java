@@ -95,7 +95,7 @@ class CompareReportTest
         CompareReport.write(copyRun(true), docs);
 
         for (final String plot : new String[] { "host-latency-88B.png", "host-throughput-vectorize.png",
-            "host-throughput-size.png", "guest-latency-64B.png", "guest-latency-88B.png", "guest-rate-size.png" })
+            "host-throughput-size.png", "guest-perftest-64B.png", "guest-latency-88B.png", "guest-rate-size.png" })
         {
             final byte[] png = Files.readAllBytes(plots.resolve(plot));
             assertArrayEquals(PNG_SIGNATURE, Arrays.copyOf(png, PNG_SIGNATURE.length), plot + " is a PNG");
