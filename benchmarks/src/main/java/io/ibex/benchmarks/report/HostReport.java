@@ -74,12 +74,9 @@ final class HostReport
         {
             final String size = bytes == CaseNames.UNKNOWN_BYTES ? "size-unknown" : bytes + "B";
             final String file = prefix + "-latency-" + size + ".png";
-            final String title = where + ": round trip by percentile, " + Tables.bytes(bytes) + " bytes";
-            if (Plots.latencyPercentiles(plots.resolve(file), title, ofSize))
-            {
-                markdown.append("![").append(where).append(" round trip by percentile, ").append(Tables.bytes(bytes))
-                    .append(" bytes](").append(plotsLink).append('/').append(file).append(")\n");
-            }
+            final String ofBytes = bytes == CaseNames.UNKNOWN_BYTES ? Tables.SIZE_UNKNOWN : bytes + " bytes";
+            link(markdown, Plots.latencyPercentiles(plots.resolve(file), where + ": round trip by percentile, " +
+                ofBytes, ofSize), where + " round trip by percentile, " + ofBytes, plotsLink, file);
         });
     }
 
