@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
@@ -107,9 +108,8 @@ final class HostReport
     /**
      * Groups cases into series by a name, each point's x and y from the case.
      */
-    static List<Plots.Series> series(final List<RateCase> rates, final java.util.function.Function<RateCase,
-        String> name, final ToDoubleFunction<RateCase> x, final ToDoubleFunction<RateCase> y,
-        final Predicate<RateCase> plotted)
+    static List<Plots.Series> series(final List<RateCase> rates, final Function<RateCase, String> name,
+        final ToDoubleFunction<RateCase> x, final ToDoubleFunction<RateCase> y, final Predicate<RateCase> plotted)
     {
         final Map<String, List<RateCase>> groups = new LinkedHashMap<>();
         rates.stream().filter(plotted).forEach(rate -> groups.computeIfAbsent(name.apply(rate),

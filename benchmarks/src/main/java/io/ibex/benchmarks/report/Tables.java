@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 /**
  * The JMH tables the host and the guest share: round trips (percentiles, mean, allocation) and rates (messages/s,
@@ -142,7 +143,7 @@ final class Tables
      * @param bytes their size.
      * @return the cases sorted by size, keeping the order of those of one size.
      */
-    static <T> List<T> bySize(final List<T> cases, final java.util.function.ToIntFunction<T> bytes)
+    static <T> List<T> bySize(final List<T> cases, final ToIntFunction<T> bytes)
     {
         return cases.stream().sorted(Comparator.comparingInt(bytes)).toList();
     }
