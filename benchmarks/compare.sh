@@ -1,0 +1,134 @@
+#!/bin/bash
+# Issue 6's comparison in one command: builds once, runs the host's JMH benchmarks (PingPongBenchmark and
+# StreamBenchmark: java.nio TCP, Aeron UDP and IPC, the soft provider; ChannelRoundTripBenchmark and
+# ChannelThroughputBenchmark: the sample channel on the soft provider) with -prof gc into target/compare/
+# (jmh-host-*.json), then the Soft-RoCE guest's side (softroce/bench-compare.sh: perftest beside ibex, the
+# channel on disni, into target/compare/guest/), then rewrites the generated section of docs/benchmarks.md and
+# docs/plots/ from those files (io.ibex.benchmarks.report.CompareReport).
+#   full:    every size (32 64 88 256 536 1024 4096 B; samples of 1, 8, 64 values are 32, 88, 536 B on the
+#            wire), the benchmarks' own forks, warm-up and iterations (-f 1 -wi 3 -w 2s -i 5 -r 2s), round trips
+#            in SampleTime and AverageTime; about 35 minutes on the host, then the guest's full run.
+#   --quick: 64, 88 and 1024 B for every transport (nio also at 32 and 536 B, for the host target at each
+#            sample size), -f 1 -wi 1 -w 1s -i 2 -r 1s, round trips in SampleTime only; ~4 minutes on the host,
+#            under 10 minutes with the guest.
+# A benchmark or parameter this build does not have is left out (the report says "not run"). JMH refuses to run
+# beside another JMH (its lock, /tmp/jmh.lock): wait for it rather than measure two at once on two cores.
+# usage: benchmarks/compare.sh [--quick] [-n] [--host-only]
+#   -n           skip the Maven build (reuse target/ from a previous build)
+#   --host-only  leave the guest out (a machine without qemu); the report says "not run" for its part
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=0 build=1 guest=1
+for arg in "$@"
+do
+    case $arg in
+        --quick) quick=1 ;;
+        -n) build=0 ;;
+        --host-only) guest=0 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "compare.sh: unknown argument $arg (usage: benchmarks/compare.sh [--quick] [-n] [--host-only])" >&2
+           exit 2 ;;
+    esac
+done
+
+out=target/compare
+jar=benchmarks/target/benchmarks.jar
+started=$(date +%s)
+if [ "$build" = 1 ]; then
+    echo "--- mvn -q -B package -DskipTests"
+    mvn -q -B package -DskipTests
+fi
+[ -f "$jar" ] || { echo "compare.sh: $jar is missing: build first (without -n)" >&2; exit 1; }
+rm -rf "$out" && mkdir -p "$out"
+
+if [ "$quick" = 1 ]; then
+    mode=quick
+    jmh=(-f 1 -wi 1 -w 1s -i 2 -r 1s)
+    latency_modes=(-bm sample)
+    sizes=64,88,1024
+    nio_sizes=32,536
+else
+    mode=full
+    jmh=(-f 1 -wi 3 -w 2s -i 5 -r 2s)
+    latency_modes=()
+    sizes=32,64,88,256,536,1024,4096
+    nio_sizes=
+fi
+
+# The benchmarks and parameters of this build (JMH's -lp), to leave out what it does not have.
+listing=$(java -jar "$jar" -lp)
+has_benchmark() { grep -q "^io\.ibex\.benchmarks\.$1\." <<< "$listing"; }
+has_param()
+{
+    awk -v b="io.ibex.benchmarks.$1." -v p="  param \"$2\"" \
+        'index($0, b) == 1 { inside = 1; next } /^[^ ]/ { inside = 0 } inside && index($0, p) == 1 { found = 1 }
+         END { exit !found }' <<< "$listing"
+}
+
+# jmh NAME BENCHMARK [JMH ARGS...]: one JMH run into $out/jmh-host-NAME.json; its output into NAME.log.
+jmh()
+{
+    local name=$1 benchmark=$2
+    shift 2
+    if ! has_benchmark "$benchmark"; then
+        echo "--- $name: $benchmark is not in this build: not run"
+        return 0
+    fi
+    echo "--- $name: $benchmark $* ${jmh[*]} -prof gc"
+    if ! java -jar "$jar" "^io\.ibex\.benchmarks\.$benchmark\." "$@" "${jmh[@]}" -prof gc -foe true \
+        -rf json -rff "$out/jmh-host-$name.json" > "$out/$name.log" 2>&1; then
+        echo "compare.sh: $name failed; the end of $out/$name.log:" >&2
+        tail -n 20 "$out/$name.log" >&2
+        exit 1
+    fi
+    sed -n '/^Benchmark /,/^$/p' "$out/$name.log" | grep -v ':gc\.\|:p0\.' || true
+}
+
+{
+    echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "run: $mode ($0 $*)"
+    echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null ||
+        echo ' (with uncommitted changes)')"
+    echo "cores: $(nproc)"
+    echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+    echo "kernel: $(uname -sr)"
+    echo "jdk: $(java -version 2>&1 | sed -n 2p)"
+    echo "jvm flags: $(java -XX:+PrintCommandLineFlags -version 2>&1 | head -1)"
+    echo "jmh arguments: ${jmh[*]} -prof gc; round trips ${latency_modes[*]:-in both modes}, sizes $sizes" \
+        "${nio_sizes:+(nio also $nio_sizes)}"
+    echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$out/machine-host.txt"
+
+# Transports, providers and sample sizes are the benchmarks' own defaults (nio, soft, aeron-udp, aeron-ipc; values
+# 1, 8, 64), so that an older build runs what it has; message sizes are this script's.
+jmh pingpong PingPongBenchmark -p size=$sizes "${latency_modes[@]}"
+if [ -n "$nio_sizes" ] && has_param PingPongBenchmark size; then
+    jmh pingpong-nio PingPongBenchmark -p transport=nio -p size=$nio_sizes "${latency_modes[@]}"
+fi
+jmh channel-round-trip ChannelRoundTripBenchmark "${latency_modes[@]}"
+jmh stream StreamBenchmark -p size=$([ "$quick" = 1 ] && echo 64,1024 || echo "$sizes")
+# Throughput against vectorize (8 values), then against the sample's size (vectorize 8, inline).
+jmh channel-throughput ChannelThroughputBenchmark -p vectorize=1,8,32 -p inline=true,false -p values=8
+if has_param ChannelThroughputBenchmark values; then
+    jmh channel-throughput-values ChannelThroughputBenchmark -p vectorize=8 -p inline=true -p values=1,64
+fi
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine-host.txt"
+echo "--- host: $(( $(date +%s) - started )) s so far"
+
+status=0
+if [ "$guest" = 1 ]; then
+    if [ ! -x softroce/bench-compare.sh ]; then
+        echo "compare.sh: softroce/bench-compare.sh is not in this checkout: run with --host-only" >&2
+        exit 1
+    fi
+    echo "--- softroce/bench-compare.sh -n $([ "$quick" = 1 ] && echo --quick) $out/guest"
+    # A failed guest run still leaves what it measured: the report shows that, and "not run" for the rest.
+    softroce/bench-compare.sh -n $([ "$quick" = 1 ] && echo --quick) "$out/guest" || status=$?
+    [ "$status" = 0 ] || echo "compare.sh: the guest's run failed (exit code $status); reporting what it left" >&2
+fi
+
+echo "--- the report: docs/benchmarks.md and docs/plots/"
+java -cp "$jar" io.ibex.benchmarks.report.CompareReport "$out" docs
+echo "--- done in $(( $(date +%s) - started )) s"
+exit "$status"

@@ -1,0 +1,96 @@
+package io.ibex.benchmarks.report;
+
+import io.ibex.transport.sample.Sample;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The issue's targets, evaluated on a run's data. On rxe (the guest), perftest and {@code ibex *-lat} report half a
+ * round trip, so the sample channel's JMH round trip is halved before it is set against them. The issue's sizes:
+ * 64 B for the peers; for the channel, the sample of 8 values (88 B on the wire), the smallest of the issue's
+ * samples that carries at least 64 B; on the host, every sample size against nio at the same bytes.
+ */
+public final class Targets
+{
+    /** Benchmarks whose results are round trips of the host's peers and ibex. */
+    static final List<String> ROUND_TRIPS = List.of("PingPongBenchmark", "ChannelRoundTripBenchmark");
+    /** The peers' message size of the rxe targets. */
+    static final int PEER_BYTES = 64;
+    /** Values of the sample whose channel round trip the rxe target takes. */
+    static final int CHANNEL_VALUES = 8;
+    /** Values of the samples whose channel round trip the host target takes. */
+    static final List<Integer> HOST_VALUES = List.of(1, 8, 64);
+
+    private static final double VERBS_LATENCY_LIMIT = 1.1;
+    private static final double CHANNEL_LATENCY_LIMIT = 1.2;
+    private static final double MESSAGE_RATE_LIMIT = 0.9;
+    private static final double HOST_ROUND_TRIP_LIMIT = 1.5;
+
+    private Targets()
+    {
+    }
+
+    /**
+     * @param data a run.
+     * @return every target with the run's figures; those it lacks have NaN figures and say "not run".
+     */
+    public static List<Target> of(final ComparisonData data)
+    {
+        final List<Target> targets = new ArrayList<>();
+        final PerftestRuns runs = new PerftestRuns(data.perftest());
+        for (final String test : PerftestRuns.LATENCY_TESTS)
+        {
+            targets.add(new Target("rxe: ibex " + dashed(test) + " / ib_" + test + ", median (t_typical), " +
+                PEER_BYTES + " B", median(runs, PerftestCsv.IBEX, test), median(runs, PerftestCsv.PERFTEST, test),
+                "µs", VERBS_LATENCY_LIMIT, true));
+        }
+        final double channelRoundTrip = p50(LatencyCase.of(data.guest(), ROUND_TRIPS),
+            latency -> "channel".equals(latency.param("path")) &&
+                Integer.toString(CHANNEL_VALUES).equals(latency.param("values")));
+        targets.add(new Target("rxe: sample channel ½ round trip, " + CHANNEL_VALUES + " values (" +
+            Sample.wireLength(CHANNEL_VALUES) + " B) / ib_send_lat median, " + PEER_BYTES + " B",
+            channelRoundTrip / 2, median(runs, PerftestCsv.PERFTEST, "send_lat"), "µs", CHANNEL_LATENCY_LIMIT, true));
+        for (final String test : PerftestRuns.BANDWIDTH_TESTS)
+        {
+            targets.add(new Target("rxe: ibex " + dashed(test) + " / ib_" + test + ", message rate, " + PEER_BYTES +
+                " B", rate(runs, PerftestCsv.IBEX, test), rate(runs, PerftestCsv.PERFTEST, test), "Mpps",
+                MESSAGE_RATE_LIMIT, false));
+        }
+        final List<LatencyCase> host = LatencyCase.of(data.host(), ROUND_TRIPS);
+        for (final int values : HOST_VALUES)
+        {
+            final int bytes = Sample.wireLength(values);
+            final double channel = p50(host, latency -> "channel".equals(latency.param("path")) &&
+                Integer.toString(values).equals(latency.param("values")));
+            final double nio = p50(host, latency -> "nio".equals(latency.param("transport")) &&
+                latency.bytes() == bytes);
+            targets.add(new Target("host: soft sample channel round trip / nio, median, " + values +
+                (values == 1 ? " value (" : " values (") + bytes + " B)", channel, nio, "µs", HOST_ROUND_TRIP_LIMIT,
+                true));
+        }
+        return targets;
+    }
+
+    private static String dashed(final String test)
+    {
+        return test.replace('_', '-');
+    }
+
+    private static double median(final PerftestRuns runs, final String tool, final String test)
+    {
+        return runs.spread(tool, test, PEER_BYTES, PerftestCsv.Row::tTypicalUs).median();
+    }
+
+    private static double rate(final PerftestRuns runs, final String tool, final String test)
+    {
+        return runs.spread(tool, test, PEER_BYTES, PerftestCsv.Row::msgRateMpps).median();
+    }
+
+    /** The median round trip of the one case that matches, NaN when none does. */
+    private static double p50(final List<LatencyCase> cases, final Predicate<LatencyCase> which)
+    {
+        return cases.stream().filter(which).findFirst().map(latency -> latency.percentile(50)).orElse(Double.NaN);
+    }
+}
