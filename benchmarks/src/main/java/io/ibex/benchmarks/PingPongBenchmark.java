@@ -6,7 +6,6 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -17,9 +16,12 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Round trip of a 64-byte message over loopback, busy-polled on both sides: an RC SEND/RECV ping-pong on an
- * RDMA provider beside a non-blocking java.nio socket ping-pong, in one run so the figures sit side by side.
- * Run with {@code -prof gc} to see that sending and polling allocate nothing ({@code gc.alloc.rate.norm}).
+ * Round trip of a message over loopback between two endpoints of this process, on ibex's RC SEND/RECV and on its
+ * peers, in one run so the figures sit side by side: the JMH thread sends and polls for the echo, the echo side
+ * polls on its own thread. Run with {@code -prof gc} to see that no transport allocates per round trip
+ * ({@code gc.alloc.rate.norm}).
+ * <p>
+ * The parameters, and why Aeron runs as it does by default, are {@link PeerBenchmark}'s.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({ Mode.SampleTime, Mode.AverageTime })
@@ -27,12 +29,8 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
-public class PingPongBenchmark
+public class PingPongBenchmark extends PeerBenchmark
 {
-    /** {@code nio} for java.nio sockets, else the name of the RDMA provider to run RC over. */
-    @Param({ PingPong.NIO, "soft" })
-    public String transport;
-
     private PingPong pingPong;
 
     /**
@@ -43,11 +41,11 @@ public class PingPongBenchmark
     @Setup
     public void setUp() throws IOException
     {
-        pingPong = PingPong.open(transport);
+        pingPong = Transports.pingPong(transport, size, aeronSetup());
     }
 
     /**
-     * One 64-byte message there and back.
+     * One message there and back.
      */
     @Benchmark
     public void roundTrip()
