@@ -17,7 +17,8 @@ import java.nio.ByteBuffer;
 /**
  * An Aeron ping-pong through an {@link EmbeddedAeron} driver: the caller's thread offers a message on the ping
  * stream and polls the pong stream for the echo; the echo thread polls the ping stream and offers each message
- * back on the pong stream. Both wait with the {@link AeronSetup}'s idle strategy. Messages longer than a
+ * back on the pong stream. Both wait with the {@link AeronSetup}'s idle strategy; in the driver's {@code INVOKER}
+ * threading mode the caller's thread runs the driver while it waits. Messages longer than a
  * fragment (the MTU less the header) are reassembled by a {@link FragmentAssembler}, created once per
  * subscriber; handlers are fields, so polling allocates nothing.
  */
@@ -72,18 +73,18 @@ final class AeronPingPong implements PingPong
         while (!EmbeddedAeron.offered(ping.offer(message, 0, message.capacity()), ping))
         {
             echo.checkAlive();
-            idle.idle();
+            idle.idle(aeron.invokeDriver());
         }
         answered = false;
         idle.reset();
         while (!answered)
         {
-            final int fragments = pong.poll(onPong, FRAGMENT_LIMIT);
-            if (fragments == 0)
+            final int work = aeron.invokeDriver() + pong.poll(onPong, FRAGMENT_LIMIT);
+            if (work == 0)
             {
                 echo.checkAlive();
             }
-            idle.idle(fragments);
+            idle.idle(work);
         }
     }
 

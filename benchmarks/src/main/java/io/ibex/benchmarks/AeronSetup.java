@@ -9,7 +9,8 @@ import java.util.Arrays;
 /**
  * How the Aeron peers run: the embedded media driver's threading mode and the idle strategy of every thread of
  * the benchmark that polls or offers on Aeron (the measuring thread and the echo or sender thread). The
- * benchmarks' defaults, and why, are in {@link PingPongBenchmark}.
+ * benchmarks' defaults, and why, are in {@link PeerBenchmark}, {@link PingPongBenchmark} and
+ * {@link StreamBenchmark}.
  *
  * @param threading the media driver's threading mode.
  * @param idle      the clients' idle strategy, by Aeron's name for it: {@code noop}, {@code spin},
@@ -17,10 +18,12 @@ import java.util.Arrays;
  */
 record AeronSetup(ThreadingMode threading, String idle)
 {
-    /** The benchmarks' default threading mode: one driver thread. */
-    static final String DEFAULT_THREADING = "SHARED";
-    /** The benchmarks' default idle strategy of the clients: yield the core when there is nothing to do. */
-    static final String DEFAULT_IDLE = "yield";
+    /** The benchmarks' default threading mode: the driver runs on the measuring thread ({@link PeerBenchmark}). */
+    static final String DEFAULT_THREADING = "INVOKER";
+    /** Busy-spinning clients, the ping-pong's default. */
+    static final String SPIN = "spin";
+    /** Clients that yield their core after a poll or offer that did nothing, the stream's default. */
+    static final String YIELD = "yield";
 
     /**
      * Reads the benchmarks' parameters.

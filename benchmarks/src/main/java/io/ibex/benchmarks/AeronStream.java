@@ -16,8 +16,8 @@ import java.nio.ByteBuffer;
  * A stream of messages on one Aeron stream through an {@link EmbeddedAeron} driver: the sender offers one message
  * per duty cycle, and the publication pushes back (the offer returns {@code BACK_PRESSURED}) while the
  * subscriber is a window behind, so nothing is dropped; the receiver polls and counts whole messages (reassembled
- * by a {@link FragmentAssembler} when longer than a fragment). Both wait with the {@link AeronSetup}'s idle
- * strategy.
+ * by a {@link FragmentAssembler} when longer than a fragment), and runs the driver before each poll in its
+ * {@code INVOKER} threading mode. Both wait with the {@link AeronSetup}'s idle strategy.
  */
 final class AeronStream extends MessageStream
 {
@@ -58,6 +58,7 @@ final class AeronStream extends MessageStream
     @Override
     int poll()
     {
+        aeron.invokeDriver();
         received = 0;
         subscription.poll(onMessage, FRAGMENT_LIMIT);
         return received;

@@ -8,6 +8,7 @@ import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
@@ -22,6 +23,10 @@ import java.util.concurrent.TimeUnit;
  * An Aeron media driver embedded in this process, in a directory of its own that is deleted at close (under
  * /dev/shm where Linux has it), and a client connected to it; opens the publications and subscriptions of the
  * Aeron peers on {@code aeron:udp} to a free port of 127.0.0.1 or on {@code aeron:ipc}.
+ * <p>
+ * In {@code INVOKER} threading mode the driver has no thread: its agents run when the thread that set it up calls
+ * {@link #invokeDriver()}, as it must do while it waits for messages, and (through the client) while it waits for
+ * the driver's answers. Only that thread may call it.
  */
 final class EmbeddedAeron implements AutoCloseable
 {
@@ -37,6 +42,7 @@ final class EmbeddedAeron implements AutoCloseable
 
     private final String channel;
     private final MediaDriver driver;
+    private final AgentInvoker driverInvoker;
     private final Aeron aeron;
 
     /**
@@ -61,10 +67,12 @@ final class EmbeddedAeron implements AutoCloseable
             .threadingMode(setup.threading())
             .publicationTermBufferLength(TERM_LENGTH)
             .ipcTermBufferLength(TERM_LENGTH));
+        driverInvoker = driver.sharedAgentInvoker();
         Aeron client = null;
         try
         {
-            client = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+            client = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())
+                .driverAgentInvoker(driverInvoker));
         }
         finally
         {
@@ -74,6 +82,16 @@ final class EmbeddedAeron implements AutoCloseable
             }
         }
         aeron = client;
+    }
+
+    /**
+     * Runs one duty cycle of the driver's agents in {@code INVOKER} threading mode, else nothing.
+     *
+     * @return the work the driver did.
+     */
+    int invokeDriver()
+    {
+        return driverInvoker == null ? 0 : driverInvoker.invoke();
     }
 
     /**
@@ -110,7 +128,7 @@ final class EmbeddedAeron implements AutoCloseable
             while (!publication.isConnected())
             {
                 checkDeadline(deadline, publication.toString());
-                idle.idle();
+                idle.idle(invokeDriver());
             }
         }
         for (final Subscription subscription : subscriptions)
@@ -118,7 +136,7 @@ final class EmbeddedAeron implements AutoCloseable
             while (!subscription.isConnected())
             {
                 checkDeadline(deadline, subscription.toString());
-                idle.idle();
+                idle.idle(invokeDriver());
             }
         }
     }

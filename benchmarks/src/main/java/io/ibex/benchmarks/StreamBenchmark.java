@@ -6,6 +6,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -27,8 +28,7 @@ import java.util.concurrent.TimeUnit;
  * {@code -prof gc} to see that neither side allocates per message ({@code gc.alloc.rate.norm}). MB/s is
  * ops/s times {@link #size}.
  * <p>
- * The parameters, and why Aeron runs as it does by default, are {@link PeerBenchmark}'s: a sender and a receiver
- * that spin would leave the driver's thread no core here.
+ * The parameters, and why Aeron's driver runs on the measuring thread by default, are {@link PeerBenchmark}'s.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -38,6 +38,17 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 public class StreamBenchmark extends PeerBenchmark
 {
+    /**
+     * The idle strategy of Aeron's clients, by Aeron's name for it ({@link AeronSetup}); Aeron only. Yielding by
+     * default: a sender held back by back-pressure that spins takes a core from the receiver it waits for, whenever
+     * anything else on the machine wants one; over IPC that cost 5 to 8 times the rate here (64 bytes: 5.2 million
+     * messages/s spinning against 32 million yielding; 4096 bytes: 0.23 against 1.9 million). Over UDP spinning
+     * was faster (64 bytes: 2.8 against 2.3 million; 4096 bytes: 68,000 against 43,000): pass
+     * {@code -p aeronIdle=spin} to see it.
+     */
+    @Param({ AeronSetup.YIELD })
+    public String aeronIdle;
+
     private MessageStream stream;
     private int unclaimed;
     private long received;
@@ -50,7 +61,7 @@ public class StreamBenchmark extends PeerBenchmark
     @Setup
     public void setUp() throws IOException
     {
-        stream = Transports.stream(transport, size, aeronSetup());
+        stream = Transports.stream(transport, size, aeronSetup(aeronIdle));
         unclaimed = 0;
         received = 0;
     }
