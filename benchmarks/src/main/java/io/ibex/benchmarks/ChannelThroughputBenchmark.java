@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Samples per second streamed from a source channel to a target channel over RC, in one process: the JMH thread
- * claims a batch of {@value #BATCH} samples of {@value #VALUES} float values and writes it (the channel posts
+ * claims a batch of {@value #BATCH} samples of {@link #values} float values and writes it (the channel posts
  * up to out.vectorize of them per call and pushes back when its send queue is full); a reader thread busy-polls
  * the target (in.vectorize {@value #READ_VECTORIZE}) and checks that every sample arrives, in order. RC's flow
  * control keeps the writer at the reader's pace, so the rate is the stream's. Run with {@code -prof gc} to see
@@ -40,11 +40,13 @@ public class ChannelThroughputBenchmark
 {
     /** Samples claimed and written per benchmark invocation: a multiple of every {@link #vectorize}. */
     static final int BATCH = 32;
-    /** Float values in each sample: 88 bytes on the wire. */
-    static final int VALUES = 8;
     /** in.vectorize of the target: samples the reader takes per read. */
     static final int READ_VECTORIZE = 32;
     private static final long DRAIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+    /** Float values in each sample: {@code 24 + 8 * values} bytes on the wire (32, 88, 536). */
+    @Param({ "1", "8", "64" })
+    public int values;
 
     /** out.vectorize: samples per post list. */
     @Param({ "1", "8", "32" })
@@ -75,12 +77,12 @@ public class ChannelThroughputBenchmark
     @Setup
     public void setUp()
     {
-        final SignalList signals = SignalList.ofCount(VALUES);
+        final SignalList signals = SignalList.ofCount(values);
         channels = new ConnectedChannels(provider, address,
             target -> target.signals(signals).inVectorize(READ_VECTORIZE).inBufferSubtraction(2 * READ_VECTORIZE)
                 .inMaxWrs(256).inCqSize(256),
             out -> out.signals(signals).outVectorize(vectorize).outSendInline(inline)
-                .outMaxInlineData(inline ? Sample.wireLength(VALUES) : 0));
+                .outMaxInlineData(inline ? Sample.wireLength(values) : 0));
         source = channels.source();
         reader = new Reader(channels.target());
         readerThread = new PeerThread(reader);

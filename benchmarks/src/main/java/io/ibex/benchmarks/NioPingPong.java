@@ -5,43 +5,35 @@ import org.agrona.concurrent.Agent;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 
 /**
- * The peer to measure RDMA against: a TCP ping-pong over loopback with non-blocking {@link SocketChannel}s,
- * {@code TCP_NODELAY}, and direct buffers, both sides busy-polling.
+ * The peer to measure RDMA against: a TCP ping-pong over loopback ({@link LoopbackSockets}) with direct
+ * buffers, both sides busy-polling.
  */
 final class NioPingPong implements PingPong
 {
-    private final ServerSocketChannel listener;
+    private final LoopbackSockets sockets;
     private final SocketChannel client;
-    private final SocketChannel server;
-    private final ByteBuffer request = ByteBuffer.allocateDirect(MESSAGE_LENGTH);
-    private final ByteBuffer response = ByteBuffer.allocateDirect(MESSAGE_LENGTH);
+    private final ByteBuffer request;
+    private final ByteBuffer response;
     private final PeerThread echo;
 
     /**
      * Connects a client and a server socket over loopback and starts the echo thread.
      *
+     * @param messageLength bytes of the message each way.
      * @throws IOException if the sockets cannot be set up.
      */
-    NioPingPong() throws IOException
+    NioPingPong(final int messageLength) throws IOException
     {
-        listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        client = SocketChannel.open(listener.getLocalAddress());
-        server = listener.accept();
-        for (final SocketChannel channel : new SocketChannel[] { client, server })
-        {
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            channel.configureBlocking(false);
-        }
-        echo = new PeerThread(new Echo(server));
+        request = ByteBuffer.allocateDirect(messageLength);
+        response = ByteBuffer.allocateDirect(messageLength);
+        sockets = new LoopbackSockets();
+        client = sockets.client();
+        echo = new PeerThread(new Echo(sockets.server(), messageLength));
     }
 
     @Override
@@ -75,7 +67,7 @@ final class NioPingPong implements PingPong
     @Override
     public void close()
     {
-        CloseHelper.closeAll(echo, client, server, listener);
+        CloseHelper.closeAll(echo, sockets);
     }
 
     /**
@@ -84,11 +76,12 @@ final class NioPingPong implements PingPong
     private static final class Echo implements Agent
     {
         private final SocketChannel channel;
-        private final ByteBuffer message = ByteBuffer.allocateDirect(MESSAGE_LENGTH);
+        private final ByteBuffer message;
 
-        Echo(final SocketChannel channel)
+        Echo(final SocketChannel channel, final int messageLength)
         {
             this.channel = channel;
+            this.message = ByteBuffer.allocateDirect(messageLength);
         }
 
         @Override

@@ -3,10 +3,11 @@ package io.ibex.benchmarks;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 
 /**
- * Runs the far side of a benchmark (the echo of a {@link PingPong}, the reader of a stream) on its own
- * busy-spinning thread, and lets the measuring thread find out when it has failed instead of waiting forever for
+ * Runs the far side of a benchmark (the echo of a {@link PingPong}, the reader or sender of a stream) on its own
+ * thread, busy-spinning unless told otherwise, and lets the measuring thread find out when it has failed instead of waiting forever for
  * an answer that will not come.
  */
 final class PeerThread implements AutoCloseable
@@ -15,13 +16,24 @@ final class PeerThread implements AutoCloseable
     private volatile Throwable failure;
 
     /**
-     * Starts the thread.
+     * Starts the thread, busy-spinning between duty cycles that found no work.
      *
      * @param peer the far side's duty cycle.
      */
     PeerThread(final Agent peer)
     {
-        runner = new AgentRunner(new BusySpinIdleStrategy(), this::onError, null, peer);
+        this(peer, new BusySpinIdleStrategy());
+    }
+
+    /**
+     * Starts the thread.
+     *
+     * @param peer the far side's duty cycle.
+     * @param idle what the thread does after a duty cycle that found no work.
+     */
+    PeerThread(final Agent peer, final IdleStrategy idle)
+    {
+        runner = new AgentRunner(idle, this::onError, null, peer);
         AgentRunner.startOnThread(runner);
     }
 

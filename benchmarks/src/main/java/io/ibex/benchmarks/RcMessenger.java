@@ -12,8 +12,9 @@ import io.ibex.rdma.verbs.WorkCompletion;
 import io.ibex.samples.RcEndpoint;
 
 /**
- * One side of an RC SEND/RECV ping-pong: signaled SENDs of a fixed length from the front of the endpoint's
- * buffer, and receives kept posted into the slot after it. The work requests and completions are built once and
+ * One side of an RC SEND/RECV exchange: signaled SENDs of a fixed length from the front of the endpoint's
+ * buffer, and receives kept posted into the slot after it (every receive into the same slot: the benchmarks count
+ * messages, they do not read them). The work requests and completions are built once and
  * re-posted, so sending and polling allocate nothing.
  */
 final class RcMessenger
@@ -31,18 +32,19 @@ final class RcMessenger
     /**
      * Builds the work requests and fills the receive queue.
      *
-     * @param endpoint      a connected endpoint with a buffer of at least {@link #bufferLength(int)} bytes.
+     * @param endpoint      a connected endpoint with a buffer of at least {@link #bufferLength(int, int)} bytes.
      * @param queueDepth    sends and receives the endpoint's queue pair holds.
-     * @param messageLength bytes of each message.
+     * @param sendLength    bytes of each message sent.
+     * @param receiveLength bytes of the largest message received.
      */
-    RcMessenger(final RcEndpoint endpoint, final int queueDepth, final int messageLength)
+    RcMessenger(final RcEndpoint endpoint, final int queueDepth, final int sendLength, final int receiveLength)
     {
         this.qp = endpoint.qp();
         this.cq = endpoint.cq();
         this.queueDepth = queueDepth;
         final MemoryRegion mr = endpoint.mr();
-        send.sge(0).set(mr, 0, messageLength);
-        receive.sge(0).set(mr, messageLength, messageLength);
+        send.sge(0).set(mr, 0, sendLength);
+        receive.sge(0).set(mr, sendLength, receiveLength);
         completions = new WorkCompletion[2 * queueDepth];
         for (int i = 0; i < completions.length; i++)
         {
@@ -55,12 +57,13 @@ final class RcMessenger
     }
 
     /**
-     * @param messageLength bytes of each message.
+     * @param sendLength    bytes of each message sent.
+     * @param receiveLength bytes of the largest message received.
      * @return bytes of registered buffer a messenger needs: one message to send, one to receive.
      */
-    static int bufferLength(final int messageLength)
+    static int bufferLength(final int sendLength, final int receiveLength)
     {
-        return 2 * messageLength;
+        return sendLength + receiveLength;
     }
 
     /**
@@ -100,7 +103,7 @@ final class RcMessenger
             if (!wc.isSuccess())
             {
                 throw new IllegalStateException(String.format(
-                    "ping-pong QP 0x%06x: error completion %s (vendor_err 0x%x), %d sends in flight",
+                    "QP 0x%06x: error completion %s (vendor_err 0x%x), %d sends in flight",
                     qp.qpNum(), wc.status(), wc.vendorErr(), sendsInFlight));
             }
             if (wc.opcode() == WcOpcode.RECV)

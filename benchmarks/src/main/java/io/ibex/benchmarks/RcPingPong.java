@@ -1,25 +1,17 @@
 package io.ibex.benchmarks;
 
 import io.ibex.rdma.spi.RdmaProvider;
-import io.ibex.rdma.verbs.Device;
-import io.ibex.rdma.verbs.QpAttr;
-import io.ibex.rdma.verbs.QpState;
-import io.ibex.samples.RcEndpoint;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 
 /**
- * An RC SEND/RECV ping-pong between two queue pairs of one process on a provider's first device, connected
- * out of band as {@code ibex demo} connects them (port 1, GID index 1).
+ * An RC SEND/RECV ping-pong between the two queue pairs of an {@link RcPair}.
  */
 final class RcPingPong implements PingPong
 {
-    private static final int PORT_NUM = 1;
-    private static final int GID_INDEX = 1;
     private static final int QUEUE_DEPTH = 16;
 
-    private final RcEndpoint client;
-    private final RcEndpoint server;
+    private final RcPair endpoints;
     private final RcMessenger messenger;
     private final PeerThread echo;
 
@@ -31,14 +23,10 @@ final class RcPingPong implements PingPong
      */
     RcPingPong(final RdmaProvider provider, final int messageLength)
     {
-        final Device device = provider.devices().get(0);
-        final int bufferLength = RcMessenger.bufferLength(messageLength);
-        client = RcEndpoint.open(device, PORT_NUM, GID_INDEX, bufferLength, QUEUE_DEPTH);
-        server = RcEndpoint.open(device, PORT_NUM, GID_INDEX, bufferLength, QUEUE_DEPTH);
-        client.connect(server.address());
-        server.connect(client.address());
-        messenger = new RcMessenger(client, QUEUE_DEPTH, messageLength);
-        echo = new PeerThread(new Echo(new RcMessenger(server, QUEUE_DEPTH, messageLength)));
+        endpoints = new RcPair(provider, RcMessenger.bufferLength(messageLength, messageLength), QUEUE_DEPTH);
+        messenger = new RcMessenger(endpoints.client(), QUEUE_DEPTH, messageLength, messageLength);
+        echo = new PeerThread(new Echo(new RcMessenger(endpoints.server(), QUEUE_DEPTH, messageLength,
+            messageLength)));
     }
 
     @Override
@@ -54,11 +42,7 @@ final class RcPingPong implements PingPong
     @Override
     public void close()
     {
-        CloseHelper.close(echo);
-        // Both QPs leave RTS before either goes away, so neither sees its peer vanish mid-connection.
-        client.qp().modify(QpAttr.to(QpState.ERR));
-        server.qp().modify(QpAttr.to(QpState.ERR));
-        CloseHelper.closeAll(client, server);
+        CloseHelper.closeAll(echo, endpoints);
     }
 
     /**
