@@ -11,7 +11,7 @@
 #   --quick: 64, 88 and 1024 B for every transport (nio also at 32 and 536 B, for the host target at each
 #            sample size), -f 1 -wi 1 -w 1s -i 2 -r 1s, round trips in SampleTime only; ~4 minutes on the host,
 #            under 10 minutes with the guest.
-# A benchmark or parameter this build does not have is left out (the report says "not run"). JMH refuses to run
+# JMH refuses to run
 # beside another JMH (its lock, /tmp/jmh.lock): wait for it rather than measure two at once on two cores.
 # usage: benchmarks/compare.sh [--quick] [-n] [--host-only]
 #   -n           skip the Maven build (reuse target/ from a previous build)
@@ -56,25 +56,11 @@ else
     nio_sizes=
 fi
 
-# The benchmarks and parameters of this build (JMH's -lp), to leave out what it does not have.
-listing=$(java -jar "$jar" -lp)
-has_benchmark() { grep -q "^io\.ibex\.benchmarks\.$1\." <<< "$listing"; }
-has_param()
-{
-    awk -v b="io.ibex.benchmarks.$1." -v p="  param \"$2\"" \
-        'index($0, b) == 1 { inside = 1; next } /^[^ ]/ { inside = 0 } inside && index($0, p) == 1 { found = 1 }
-         END { exit !found }' <<< "$listing"
-}
-
 # jmh NAME BENCHMARK [JMH ARGS...]: one JMH run into $out/jmh-host-NAME.json; its output into NAME.log.
 jmh()
 {
     local name=$1 benchmark=$2
     shift 2
-    if ! has_benchmark "$benchmark"; then
-        echo "--- $name: $benchmark is not in this build: not run"
-        return 0
-    fi
     echo "--- $name: $benchmark $* ${jmh[*]} -prof gc"
     if ! java -jar "$jar" "^io\.ibex\.benchmarks\.$benchmark\." "$@" "${jmh[@]}" -prof gc -foe true \
         -rf json -rff "$out/jmh-host-$name.json" > "$out/$name.log" 2>&1; then
@@ -101,27 +87,21 @@ jmh()
 } > "$out/machine-host.txt"
 
 # Transports, providers and sample sizes are the benchmarks' own defaults (nio, soft, aeron-udp, aeron-ipc; values
-# 1, 8, 64), so that an older build runs what it has; message sizes are this script's.
+# 1, 8, 64); message sizes are this script's.
 jmh pingpong PingPongBenchmark -p size=$sizes "${latency_modes[@]}"
-if [ -n "$nio_sizes" ] && has_param PingPongBenchmark size; then
+if [ -n "$nio_sizes" ]; then
     jmh pingpong-nio PingPongBenchmark -p transport=nio -p size=$nio_sizes "${latency_modes[@]}"
 fi
 jmh channel-round-trip ChannelRoundTripBenchmark "${latency_modes[@]}"
 jmh stream StreamBenchmark -p size=$([ "$quick" = 1 ] && echo 64,1024 || echo "$sizes")
 # Throughput against vectorize (8 values), then against the sample's size (vectorize 8, inline).
 jmh channel-throughput ChannelThroughputBenchmark -p vectorize=1,8,32 -p inline=true,false -p values=8
-if has_param ChannelThroughputBenchmark values; then
-    jmh channel-throughput-values ChannelThroughputBenchmark -p vectorize=8 -p inline=true -p values=1,64
-fi
+jmh channel-throughput-values ChannelThroughputBenchmark -p vectorize=8 -p inline=true -p values=1,64
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine-host.txt"
 echo "--- host: $(( $(date +%s) - started )) s so far"
 
 status=0
 if [ "$guest" = 1 ]; then
-    if [ ! -x softroce/bench-compare.sh ]; then
-        echo "compare.sh: softroce/bench-compare.sh is not in this checkout: run with --host-only" >&2
-        exit 1
-    fi
     echo "--- softroce/bench-compare.sh -n $([ "$quick" = 1 ] && echo --quick) $out/guest"
     # A failed guest run still leaves what it measured: the report shows that, and "not run" for the rest.
     softroce/bench-compare.sh -n $([ "$quick" = 1 ] && echo --quick) "$out/guest" || status=$?

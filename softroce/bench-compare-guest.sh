@@ -8,13 +8,13 @@ mode=${2:?usage: bench-compare-guest.sh OUT-DIR full|quick}
 
 # pick FULL QUICK: the default of a setting in this mode.
 pick() { if [ "$mode" = quick ]; then echo "$2"; else echo "$1"; fi; }
-sizes=${BENCH_SIZES:-$(pick "64 256 1024 4096" "64 1024")}
+sizes=${BENCH_SIZES:-$(pick "64 256 1024 4096" "64")}
 rounds=${BENCH_ROUNDS:-$(pick 3 1)}
 lat_iters=${BENCH_LAT_ITERS:-$(pick 5000 2000)}
 bw_iters=${BENCH_BW_ITERS:-$(pick 20000 10000)}
 post_list=${BENCH_POST_LIST:-16}
 warmup=${BENCH_WARMUP:-$(pick 20000 5000)}
-values_list=${BENCH_VALUES:-$(pick "1 8 64" "1 64")}
+values_list=${BENCH_VALUES:-$(pick "1 5 8 64" "5")}
 jmh_rounds=${BENCH_JMH_ROUNDS:-$(pick 2 1)}
 jmh_time=${BENCH_TIME:-$(pick 2s 1s)}
 jmh_iterations=(-wi "${BENCH_WI:-$(pick 6 2)}" -w "$jmh_time" -i "${BENCH_I:-$(pick 4 2)}" -r "$jmh_time")
