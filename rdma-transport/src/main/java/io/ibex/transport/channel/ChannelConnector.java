@@ -285,7 +285,12 @@ final class ChannelConnector implements Runnable
         {
             return;
         }
-        requested = newConnection(id, true);
+        requested = newConnectionOrFail(id, true);
+        if (requested == null)
+        {
+            closeConnecting();
+            return;
+        }
         if (qpType != QpType.UD)
         {
             receivePath.attach(requested);
@@ -356,8 +361,8 @@ final class ChannelConnector implements Runnable
         try
         {
             final UcEndpoint peer = qpType == QpType.UC ? UcEndpoint.decode(event.privateData()) : null;
-            connection = newConnection(child, false);
-            if (peer != null)
+            connection = newConnectionOrFail(child, false);
+            if (connection != null && peer != null)
             {
                 connectOrClose(peer, connection);
             }
@@ -365,6 +370,12 @@ final class ChannelConnector implements Runnable
         catch (final RuntimeException ex)
         {
             LOG.warn("{}: cannot accept {}: {}", config.name(), child.remoteAddress(), ex.getMessage());
+            child.reject(null);
+            child.close();
+            return;
+        }
+        if (connection == null)
+        {
             child.reject(null);
             child.close();
             return;
@@ -494,6 +505,24 @@ final class ChannelConnector implements Runnable
     private Connection anyConnection()
     {
         return sending != null ? sending : receiving != null ? receiving : requested != null ? requested : accepted;
+    }
+
+    /**
+     * A connection's QP, or null after failing the channel: the device refusing the QP the config asks for (an
+     * out.max_inline_data above its maximum, say) would refuse it at every attempt, so neither falling back to
+     * listening nor trying again could help, and the user must hear the reason rather than wait.
+     */
+    private Connection newConnectionOrFail(final CmId id, final boolean outgoing)
+    {
+        try
+        {
+            return newConnection(id, outgoing);
+        }
+        catch (final RuntimeException ex)
+        {
+            listener.failed("the device refused the connection's queue pair: " + ex.getMessage());
+            return null;
+        }
     }
 
     private Connection newConnection(final CmId id, final boolean outgoing)

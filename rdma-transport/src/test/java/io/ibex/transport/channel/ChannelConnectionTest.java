@@ -150,17 +150,36 @@ class ChannelConnectionTest
             c.reconnect(false);
         })))
         {
-            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
-            while (source.failure() == null && System.nanoTime() < deadline)
-            {
-                Thread.sleep(10);
-            }
-            assertNotNull(source.failure(), "the failed connect is reported");
+            awaitFailure(source);
             assertTrue(source.failure().startsWith("connecting to " + TestChannels.address(targetPort) + " failed"),
                 source.failure());
             final ChannelException error = assertThrows(ChannelException.class,
                 () -> source.read(new SampleBatch(1)));
             assertTrue(error.getMessage().contains(source.failure()), error.getMessage());
+        }
+    }
+
+    @Test
+    void aQueuePairTheDeviceRefusesFailsTheSourceRatherThanFallingBackToListening() throws Exception
+    {
+        try (SampleChannel target = SampleChannel.open(target(TransportMode.RC));
+            SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c.outMaxInlineData(1000))))
+        {
+            awaitFailure(source);
+            assertTrue(source.failure().contains("max_inline_data=1000"), source.failure());
+            assertEquals(ChannelState.STARTED, target.state(), "the target never heard of it");
+        }
+    }
+
+    @Test
+    void aQueuePairTheDeviceRefusesFailsTheTargetWhenASourceArrives() throws Exception
+    {
+        try (SampleChannel target = SampleChannel.open(TestChannels.target("target", TransportMode.RC, targetPort,
+                c -> c.inMaxWrs(20_000).inCqSize(20_000)));
+            SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c.outUseFallback(false))))
+        {
+            awaitFailure(target);
+            assertTrue(target.failure().contains("max_recv_wr=32768"), "in.max_wrs rounded up: " + target.failure());
         }
     }
 
@@ -189,6 +208,16 @@ class ChannelConnectionTest
     private ChannelConfig source(final TransportMode mode, final java.util.function.Consumer<ChannelConfig.Builder> tweak)
     {
         return TestChannels.source("source", mode, sourcePort, targetPort, tweak);
+    }
+
+    private static void awaitFailure(final SampleChannel channel) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+        while (channel.failure() == null && System.nanoTime() < deadline)
+        {
+            Thread.sleep(10);
+        }
+        assertNotNull(channel.failure(), channel + " reports its failure");
     }
 
     private static void awaitState(final SampleChannel channel, final ChannelState state) throws Exception
