@@ -52,7 +52,10 @@ public class ChannelThroughputBenchmark
     @Param({ "1", "8", "32" })
     public int vectorize;
 
-    /** out.send_inline, with out.max_inline_data the sample's wire length when on (a device refuses more than its maximum). */
+    /**
+     * out.send_inline, with out.max_inline_data the sample's wire length when on (a device refuses more than its
+     * maximum: 256 B on soft).
+     */
     @Param({ "true", "false" })
     public boolean inline;
 
