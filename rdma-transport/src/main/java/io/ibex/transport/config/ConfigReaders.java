@@ -8,6 +8,12 @@ import java.util.Locale;
  */
 public final class ConfigReaders
 {
+    /**
+     * The deepest nesting of groups, lists and arrays either reader takes: far more than any VILLAS config needs,
+     * and few enough that reading (which recurses) cannot overflow a thread's stack.
+     */
+    public static final int MAX_DEPTH = 100;
+
     private ConfigReaders()
     {
     }
@@ -30,5 +36,14 @@ public final class ConfigReaders
         }
         throw new ConfigException(ConfigLocation.of(file.toString()),
             "cannot tell the config syntax: the file name must end in .conf (libconfig) or .json (JSON)");
+    }
+
+    /**
+     * @param location where the value that goes one level too deep opens.
+     * @return the error of a reader that met it.
+     */
+    static ConfigException tooDeep(final ConfigLocation location)
+    {
+        return new ConfigException(location, "groups, lists and arrays nest more than " + MAX_DEPTH + " deep here");
     }
 }

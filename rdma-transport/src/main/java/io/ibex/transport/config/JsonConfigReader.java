@@ -25,6 +25,7 @@ public final class JsonConfigReader
     private static final JsonFactory FACTORY = JsonFactory.builder().build();
 
     private final String source;
+    private int depth;
 
     private JsonConfigReader(final String source)
     {
@@ -70,24 +71,34 @@ public final class JsonConfigReader
     {
         try (JsonParser parser = FACTORY.createParser(text))
         {
-            final JsonToken first = parser.nextToken();
-            if (first != JsonToken.START_OBJECT)
+            try
             {
-                throw new ConfigException(location(parser), "a config's top level must be a JSON object { }, not " +
-                    (first == null ? "empty" : parser.getText()));
+                return readTopLevel(parser);
             }
-            final ConfigGroup root = readGroup(parser);
-            if (parser.nextToken() != null)
+            catch (final JsonProcessingException ex)
             {
-                throw new ConfigException(location(parser), "unexpected " + parser.getText() +
-                    " after the top-level object");
+                // Jackson's limits on the length of numbers and strings say no location: the parser is there
+                final JsonLocation location = ex.getLocation() != null ? ex.getLocation() : parser.currentLocation();
+                throw new ConfigException(location(location), ex.getOriginalMessage(), ex);
             }
-            return root;
         }
-        catch (final JsonProcessingException ex)
+    }
+
+    private ConfigGroup readTopLevel(final JsonParser parser) throws IOException
+    {
+        final JsonToken first = parser.nextToken();
+        if (first != JsonToken.START_OBJECT)
         {
-            throw new ConfigException(location(ex.getLocation()), ex.getOriginalMessage(), ex);
+            throw new ConfigException(location(parser), "a config's top level must be a JSON object { }, not " +
+                (first == null ? "empty" : parser.getText()));
         }
+        final ConfigGroup root = readGroup(parser);
+        if (parser.nextToken() != null)
+        {
+            throw new ConfigException(location(parser), "unexpected " + parser.getText() +
+                " after the top-level object");
+        }
+        return root;
     }
 
     /**
@@ -96,13 +107,23 @@ public final class JsonConfigReader
     private ConfigValue readValue(final JsonParser parser) throws IOException
     {
         final ConfigLocation location = location(parser);
-        return switch (parser.currentToken())
+        final JsonToken token = parser.currentToken();
+        if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY)
         {
-            case START_OBJECT -> readGroup(parser);
-            case START_ARRAY -> readList(parser);
+            if (++depth > ConfigReaders.MAX_DEPTH)
+            {
+                throw ConfigReaders.tooDeep(location);
+            }
+            final ConfigValue value = token == JsonToken.START_OBJECT ? readGroup(parser) : readList(parser);
+            depth--;
+            return value;
+        }
+        return switch (token)
+        {
             case VALUE_STRING -> new ConfigScalar(parser.getText(), location);
             case VALUE_NUMBER_INT -> new ConfigScalar(readLong(parser, location), location);
-            case VALUE_NUMBER_FLOAT -> new ConfigScalar(parser.getDoubleValue(), location);
+            case VALUE_NUMBER_FLOAT ->
+                new ConfigScalar(ConfigScalar.finite(parser.getDoubleValue(), parser.getText(), location), location);
             case VALUE_TRUE, VALUE_FALSE -> new ConfigScalar(parser.getBooleanValue(), location);
             case VALUE_NULL -> throw new ConfigException(location,
                 "null is not a config value (leave the key out for its default)");

@@ -11,7 +11,6 @@ import java.util.regex.Pattern;
  */
 final class LibconfigParser
 {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z*][-A-Za-z0-9_*]*");
     private static final Pattern DECIMAL = Pattern.compile("([-+]?[0-9]+)(L{0,2})");
     private static final Pattern HEX = Pattern.compile("0[xX]([0-9A-Fa-f]+)(L{0,2})");
     private static final Pattern FLOAT =
@@ -20,6 +19,7 @@ final class LibconfigParser
 
     private final LibconfigCursor cursor;
     private final LibconfigReader reader;
+    private int depth;
 
     LibconfigParser(final LibconfigCursor cursor, final LibconfigReader reader)
     {
@@ -75,11 +75,6 @@ final class LibconfigParser
         {
             throw new ConfigException(nameLocation, "expected a setting name, found " + cursor.describeNext());
         }
-        if (!NAME.matcher(name).matches())
-        {
-            throw new ConfigException(nameLocation, "'" + name + "' is not a setting name (a letter or '*', " +
-                "then letters, digits, '-', '_' or '*')");
-        }
         cursor.skipBlanks();
         if (cursor.peek() != '=' && cursor.peek() != ':')
         {
@@ -117,14 +112,23 @@ final class LibconfigParser
     private ConfigValue parseValue()
     {
         final ConfigLocation location = cursor.location();
-        return switch (cursor.peek())
+        final char first = cursor.peek();
+        if (first != '{' && first != '(' && first != '[')
+        {
+            return first == '"' ? new ConfigScalar(parseString(), location) : parseWord(location);
+        }
+        if (++depth > ConfigReaders.MAX_DEPTH)
+        {
+            throw ConfigReaders.tooDeep(location);
+        }
+        final ConfigValue value = switch (first)
         {
             case '{' -> parseGroup(location);
             case '(' -> new ConfigList(parseElements(')', "list"), location);
-            case '[' -> parseArray(location);
-            case '"' -> new ConfigScalar(parseString(), location);
-            default -> parseWord(location);
+            default -> parseArray(location);
         };
+        depth--;
+        return value;
     }
 
     private ConfigGroup parseGroup(final ConfigLocation open)
@@ -286,7 +290,7 @@ final class LibconfigParser
         }
         if (FLOAT.matcher(word).matches() && word.chars().anyMatch(Character::isDigit))
         {
-            return Double.valueOf(word);
+            return ConfigScalar.finite(Double.parseDouble(word), word, location);
         }
         throw new ConfigException(location, "'" + word + "' is not a value (strings need double quotes; " +
             "numbers are like 12, 0x1f, 1.5e3; booleans true or false)");

@@ -153,7 +153,7 @@ class LibconfigReaderTest
         "a = ;             | test.conf:1:5: expected a value (a string, number, boolean, group { }, array [ ] or " +
             "list ( )), found ';'",
         "= 1               | test.conf:1:1: expected a setting name, found '='",
-        "9a = 1            | test.conf:1:1: '9a' is not a setting name (a letter or '*', then letters, digits, '-', " +
+        "9a = 1            | test.conf:1:1: \"9a\" is not a setting name (a letter or '*', then letters, digits, '-', " +
             "'_' or '*')",
         "a = 1\\n/* open    | test.conf:2:1: comment '/*' is never closed with '*/'",
         "a = 1; a = 2      | test.conf:1:8: duplicate setting 'a' (first set at test.conf:1:1)",
