@@ -1,6 +1,7 @@
 package io.ibex.transport.config;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -13,6 +14,9 @@ public final class ConfigReaders
      * and few enough that reading (which recurses) cannot overflow a thread's stack.
      */
     public static final int MAX_DEPTH = 100;
+
+    /** What either reader says at a value that goes one level too deep. */
+    static final String TOO_DEEP = "groups, lists and arrays nest more than " + MAX_DEPTH + " deep here";
 
     private ConfigReaders()
     {
@@ -39,11 +43,30 @@ public final class ConfigReaders
     }
 
     /**
-     * @param location where the value that goes one level too deep opens.
-     * @return the error of a reader that met it.
+     * @param path    the setting names and list indexes ({@code "[2]"}) down to a value, from the top level.
+     * @param problem what is wrong there.
+     * @return the problem, after the value's key ({@code "in.cq_size: ..."}) unless the path is empty.
      */
-    static ConfigException tooDeep(final ConfigLocation location)
+    static String naming(final List<String> path, final String problem)
     {
-        return new ConfigException(location, "groups, lists and arrays nest more than " + MAX_DEPTH + " deep here");
+        final StringBuilder key = new StringBuilder();
+        for (final String step : path)
+        {
+            if (key.length() > 0 && step.charAt(0) != '[')
+            {
+                key.append('.');
+            }
+            key.append(step);
+        }
+        return key.length() == 0 ? problem : key + ": " + problem;
+    }
+
+    /**
+     * @param text a float as written.
+     * @return what either reader says of a float beyond a double's range, which no syntax could write back.
+     */
+    static String beyondDouble(final String text)
+    {
+        return "float " + text + " is beyond the range of a 64-bit float";
     }
 }

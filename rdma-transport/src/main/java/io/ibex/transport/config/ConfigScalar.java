@@ -28,22 +28,6 @@ public final class ConfigScalar implements ConfigValue
         this.location = Objects.requireNonNull(location, "location");
     }
 
-    /**
-     * @param value    a float as a reader parsed it.
-     * @param text     as it was written.
-     * @param location where it was written.
-     * @return the value, boxed.
-     * @throws ConfigException if it is beyond a double's range (no syntax writes infinity back).
-     */
-    static Double finite(final double value, final String text, final ConfigLocation location)
-    {
-        if (Double.isInfinite(value))
-        {
-            throw new ConfigException(location, "float " + text + " is beyond the range of a 64-bit float");
-        }
-        return value;
-    }
-
     /** @return the String, Long, Double or Boolean. */
     public Object value()
     {

@@ -20,6 +20,8 @@ final class LibconfigParser
     private final LibconfigCursor cursor;
     private final LibconfigReader reader;
     private int depth;
+    /** The setting names and list indexes down to the value being read, to name it in errors. */
+    private final List<String> path = new ArrayList<>();
 
     LibconfigParser(final LibconfigCursor cursor, final LibconfigReader reader)
     {
@@ -47,7 +49,7 @@ final class LibconfigParser
             {
                 if (open != null)
                 {
-                    throw new ConfigException(cursor.location(),
+                    throw error(cursor.location(),
                         "expected '}' to close the group opened at " + open + ", found end of file");
                 }
                 return;
@@ -73,17 +75,20 @@ final class LibconfigParser
         final String name = cursor.word();
         if (name.isEmpty())
         {
-            throw new ConfigException(nameLocation, "expected a setting name, found " + cursor.describeNext());
+            throw error(nameLocation, "expected a setting name, found " + cursor.describeNext());
         }
         cursor.skipBlanks();
         if (cursor.peek() != '=' && cursor.peek() != ':')
         {
-            throw new ConfigException(cursor.location(),
+            throw error(cursor.location(),
                 "expected '=' or ':' after '" + name + "', found " + cursor.describeNext());
         }
         cursor.next();
         cursor.skipBlanks();
-        group.add(name, nameLocation, parseValue());
+        path.add(name);
+        final ConfigValue value = parseValue();
+        path.remove(path.size() - 1);
+        group.add(name, nameLocation, value);
         cursor.skipBlanks();
         if (cursor.peek() == ';' || cursor.peek() == ',')
         {
@@ -98,12 +103,12 @@ final class LibconfigParser
         final String directive = cursor.word();
         if (!directive.equals("include"))
         {
-            throw new ConfigException(location, "unknown directive '@" + directive + "' (only @include is known)");
+            throw error(location, "unknown directive '@" + directive + "' (only @include is known)");
         }
         cursor.skipBlanks();
         if (cursor.peek() != '"')
         {
-            throw new ConfigException(cursor.location(),
+            throw error(cursor.location(),
                 "expected a quoted file name after @include, found " + cursor.describeNext());
         }
         reader.include(parseString(), location, group);
@@ -119,7 +124,7 @@ final class LibconfigParser
         }
         if (++depth > ConfigReaders.MAX_DEPTH)
         {
-            throw ConfigReaders.tooDeep(location);
+            throw error(location, ConfigReaders.TOO_DEEP);
         }
         final ConfigValue value = switch (first)
         {
@@ -147,8 +152,8 @@ final class LibconfigParser
         {
             if (!(element instanceof ConfigScalar) || !element.kind().equals(elements.get(0).kind()))
             {
-                throw new ConfigException(element.location(), "an array [ ] holds scalars of one type; this " +
-                    element.kind() + " follows a " + elements.get(0).kind() + " (a list ( ) may mix values)");
+                throw error(element.location(), "an array [ ] holds scalars of one type; this " + element.kind() +
+                    " follows " + withArticle(elements.get(0).kind()) + " (a list ( ) may mix values)");
             }
         }
         return new ConfigList(elements, open);
@@ -167,10 +172,12 @@ final class LibconfigParser
         {
             if (cursor.atEnd())
             {
-                throw new ConfigException(cursor.location(),
+                throw error(cursor.location(),
                     "expected '" + close + "' to close the " + what + " opened at " + open + ", found end of file");
             }
+            path.add("[" + elements.size() + "]");
             elements.add(parseValue());
+            path.remove(path.size() - 1);
             cursor.skipBlanks();
             if (cursor.peek() == ',')
             {
@@ -179,7 +186,7 @@ final class LibconfigParser
             }
             else if (cursor.peek() != close && !cursor.atEnd())
             {
-                throw new ConfigException(cursor.location(),
+                throw error(cursor.location(),
                     "expected ',' or '" + close + "' in the " + what + " opened at " + open + ", found " +
                     cursor.describeNext());
             }
@@ -211,7 +218,7 @@ final class LibconfigParser
         {
             if (cursor.atEnd())
             {
-                throw new ConfigException(open, "string is never closed with '\"'");
+                throw error(open, "string is never closed with '\"'");
             }
             final char c = cursor.next();
             text.append(c == '\\' ? parseEscape() : c);
@@ -231,7 +238,7 @@ final class LibconfigParser
             case 'r' -> '\r';
             case 't' -> '\t';
             case 'x' -> parseHexEscape(location);
-            default -> throw new ConfigException(location,
+            default -> throw error(location,
                 "unknown escape '\\" + (c == LibconfigCursor.END ? "" : c) +
                 "' (known: \\\\ \\\" \\f \\n \\r \\t \\xNN)");
         };
@@ -243,7 +250,7 @@ final class LibconfigParser
         final int low = Character.digit(cursor.peek(1), 16);
         if (high < 0 || low < 0)
         {
-            throw new ConfigException(location, "'\\x' must be followed by two hex digits");
+            throw error(location, "'\\x' must be followed by two hex digits");
         }
         cursor.next();
         cursor.next();
@@ -255,13 +262,13 @@ final class LibconfigParser
         final String word = cursor.word();
         if (word.isEmpty())
         {
-            throw new ConfigException(location, "expected a value (a string, number, boolean, group { }, " +
+            throw error(location, "expected a value (a string, number, boolean, group { }, " +
                 "array [ ] or list ( )), found " + cursor.describeNext());
         }
         return new ConfigScalar(wordValue(word, location), location);
     }
 
-    private static Object wordValue(final String word, final ConfigLocation location)
+    private Object wordValue(final String word, final ConfigLocation location)
     {
         if (word.equalsIgnoreCase("true") || word.equalsIgnoreCase("false"))
         {
@@ -276,7 +283,7 @@ final class LibconfigParser
             }
             catch (final NumberFormatException ex)
             {
-                throw new ConfigException(location, "integer " + word + " does not fit in 64 bits");
+                throw error(location, "integer " + word + " does not fit in 64 bits");
             }
         }
         final var hex = HEX.matcher(word);
@@ -284,15 +291,33 @@ final class LibconfigParser
         {
             if (hex.group(1).length() > MAX_HEX_DIGITS)
             {
-                throw new ConfigException(location, "integer " + word + " does not fit in 64 bits");
+                throw error(location, "integer " + word + " does not fit in 64 bits");
             }
             return Long.parseUnsignedLong(hex.group(1), 16);
         }
         if (FLOAT.matcher(word).matches() && word.chars().anyMatch(Character::isDigit))
         {
-            return ConfigScalar.finite(Double.parseDouble(word), word, location);
+            final double value = Double.parseDouble(word);
+            if (Double.isInfinite(value))
+            {
+                throw error(location, ConfigReaders.beyondDouble(word));
+            }
+            return value;
         }
-        throw new ConfigException(location, "'" + word + "' is not a value (strings need double quotes; " +
+        throw error(location, "'" + word + "' is not a value (strings need double quotes; " +
             "numbers are like 12, 0x1f, 1.5e3; booleans true or false)");
+    }
+
+    private static String withArticle(final String kind)
+    {
+        return (kind.equals("integer") ? "an " : "a ") + kind;
+    }
+
+    /**
+     * @return an error at {@code location} that names the setting being read, if any ({@code "in.cq_size: ..."}).
+     */
+    private ConfigException error(final ConfigLocation location, final String problem)
+    {
+        return new ConfigException(location, ConfigReaders.naming(path, problem));
     }
 }
