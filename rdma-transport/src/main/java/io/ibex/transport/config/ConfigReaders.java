@@ -52,7 +52,7 @@ public final class ConfigReaders
         final StringBuilder key = new StringBuilder();
         for (final String step : path)
         {
-            if (key.length() > 0 && step.charAt(0) != '[')
+            if (key.length() > 0 && !step.startsWith("["))
             {
                 key.append('.');
             }

@@ -13,8 +13,9 @@ final class LibconfigParser
 {
     private static final Pattern DECIMAL = Pattern.compile("([-+]?[0-9]+)(L{0,2})");
     private static final Pattern HEX = Pattern.compile("0[xX]([0-9A-Fa-f]+)(L{0,2})");
+    /** A digit before or after the point, or an exponent after digits: 1.5, .5, 3., 1e-3 (not ".", not ".e1"). */
     private static final Pattern FLOAT =
-        Pattern.compile("[-+]?([0-9]*\\.[0-9]*([eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+)");
+        Pattern.compile("[-+]?(([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+)");
     private static final int MAX_HEX_DIGITS = 16;
 
     private final LibconfigCursor cursor;
@@ -295,7 +296,7 @@ final class LibconfigParser
             }
             return Long.parseUnsignedLong(hex.group(1), 16);
         }
-        if (FLOAT.matcher(word).matches() && word.chars().anyMatch(Character::isDigit))
+        if (FLOAT.matcher(word).matches())
         {
             final double value = Double.parseDouble(word);
             if (Double.isInfinite(value))
