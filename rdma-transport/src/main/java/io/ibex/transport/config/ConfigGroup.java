@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Named settings in the order they were written: a libconfig group {@code { }} (or a whole file), or a JSON
@@ -13,6 +14,9 @@ import java.util.Set;
  */
 public final class ConfigGroup implements ConfigValue
 {
+    /** libconfig's setting names, required of JSON keys too so that every tree can be written as libconfig. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z*][-A-Za-z0-9_*]*");
+
     private final Map<String, Setting> settings;
     private final ConfigLocation location;
 
@@ -174,10 +178,16 @@ public final class ConfigGroup implements ConfigValue
          * @param nameLocation where the name was written.
          * @param value        its value.
          * @return this builder.
-         * @throws ConfigException at {@code nameLocation} if the group has a setting of that name already.
+         * @throws ConfigException at {@code nameLocation} if the name is not a setting name, or the group has a
+         *                         setting of that name already.
          */
         public Builder add(final String name, final ConfigLocation nameLocation, final ConfigValue value)
         {
+            if (!NAME.matcher(name).matches())
+            {
+                throw new ConfigException(nameLocation, ConfigScalar.quote(name) + " is not a setting name (a " +
+                    "letter or '*', then letters, digits, '-', '_' or '*')");
+            }
             final Setting first = settings.get(name);
             if (first != null)
             {

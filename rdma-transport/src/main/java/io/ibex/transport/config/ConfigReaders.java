@@ -1,6 +1,7 @@
 package io.ibex.transport.config;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -8,6 +9,15 @@ import java.util.Locale;
  */
 public final class ConfigReaders
 {
+    /**
+     * The deepest nesting of groups, lists and arrays either reader takes: far more than any VILLAS config needs,
+     * and few enough that reading (which recurses) cannot overflow a thread's stack.
+     */
+    public static final int MAX_DEPTH = 100;
+
+    /** What either reader says at a value that goes one level too deep. */
+    static final String TOO_DEEP = "groups, lists and arrays nest more than " + MAX_DEPTH + " deep here";
+
     private ConfigReaders()
     {
     }
@@ -30,5 +40,33 @@ public final class ConfigReaders
         }
         throw new ConfigException(ConfigLocation.of(file.toString()),
             "cannot tell the config syntax: the file name must end in .conf (libconfig) or .json (JSON)");
+    }
+
+    /**
+     * @param path    the setting names and list indexes ({@code "[2]"}) down to a value, from the top level.
+     * @param problem what is wrong there.
+     * @return the problem, after the value's key ({@code "in.cq_size: ..."}) unless the path is empty.
+     */
+    static String naming(final List<String> path, final String problem)
+    {
+        final StringBuilder key = new StringBuilder();
+        for (final String step : path)
+        {
+            if (key.length() > 0 && !step.startsWith("["))
+            {
+                key.append('.');
+            }
+            key.append(step);
+        }
+        return key.length() == 0 ? problem : key + ": " + problem;
+    }
+
+    /**
+     * @param text a float as written.
+     * @return what either reader says of a float beyond a double's range, which no syntax could write back.
+     */
+    static String beyondDouble(final String text)
+    {
+        return "float " + text + " is beyond the range of a 64-bit float";
     }
 }

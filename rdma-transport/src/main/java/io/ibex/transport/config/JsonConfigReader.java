@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 
 import java.io.IOException;
@@ -12,7 +13,9 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 
 /**
@@ -25,6 +28,7 @@ public final class JsonConfigReader
     private static final JsonFactory FACTORY = JsonFactory.builder().build();
 
     private final String source;
+    private int depth;
 
     private JsonConfigReader(final String source)
     {
@@ -70,24 +74,36 @@ public final class JsonConfigReader
     {
         try (JsonParser parser = FACTORY.createParser(text))
         {
-            final JsonToken first = parser.nextToken();
-            if (first != JsonToken.START_OBJECT)
+            try
             {
-                throw new ConfigException(location(parser), "a config's top level must be a JSON object { }, not " +
-                    (first == null ? "empty" : parser.getText()));
+                return readTopLevel(parser);
             }
-            final ConfigGroup root = readGroup(parser);
-            if (parser.nextToken() != null)
+            catch (final JsonProcessingException ex)
             {
-                throw new ConfigException(location(parser), "unexpected " + parser.getText() +
-                    " after the top-level object");
+                // Jackson's limits on the length of numbers and strings say no location: the parser is there
+                final JsonLocation location = ex.getLocation() != null ? ex.getLocation() : parser.currentLocation();
+                // a value that fails to parse belongs to the key just read; anything else to the key's container
+                final boolean inKey = parser.currentToken() == JsonToken.FIELD_NAME;
+                throw new ConfigException(location(location), naming(parser, inKey, ex.getOriginalMessage()), ex);
             }
-            return root;
         }
-        catch (final JsonProcessingException ex)
+    }
+
+    private ConfigGroup readTopLevel(final JsonParser parser) throws IOException
+    {
+        final JsonToken first = parser.nextToken();
+        if (first != JsonToken.START_OBJECT)
         {
-            throw new ConfigException(location(ex.getLocation()), ex.getOriginalMessage(), ex);
+            throw new ConfigException(location(parser), "a config's top level must be a JSON object { }, not " +
+                (first == null ? "empty" : parser.getText()));
         }
+        final ConfigGroup root = readGroup(parser);
+        if (parser.nextToken() != null)
+        {
+            throw new ConfigException(location(parser), "unexpected " + parser.getText() +
+                " after the top-level object");
+        }
+        return root;
     }
 
     /**
@@ -96,17 +112,26 @@ public final class JsonConfigReader
     private ConfigValue readValue(final JsonParser parser) throws IOException
     {
         final ConfigLocation location = location(parser);
-        return switch (parser.currentToken())
+        final JsonToken token = parser.currentToken();
+        if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY)
         {
-            case START_OBJECT -> readGroup(parser);
-            case START_ARRAY -> readList(parser);
+            if (++depth > ConfigReaders.MAX_DEPTH)
+            {
+                throw new ConfigException(location, naming(parser, true, ConfigReaders.TOO_DEEP));
+            }
+            final ConfigValue value = token == JsonToken.START_OBJECT ? readGroup(parser) : readList(parser);
+            depth--;
+            return value;
+        }
+        return switch (token)
+        {
             case VALUE_STRING -> new ConfigScalar(parser.getText(), location);
             case VALUE_NUMBER_INT -> new ConfigScalar(readLong(parser, location), location);
-            case VALUE_NUMBER_FLOAT -> new ConfigScalar(parser.getDoubleValue(), location);
+            case VALUE_NUMBER_FLOAT -> new ConfigScalar(readDouble(parser, location), location);
             case VALUE_TRUE, VALUE_FALSE -> new ConfigScalar(parser.getBooleanValue(), location);
             case VALUE_NULL -> throw new ConfigException(location,
-                "null is not a config value (leave the key out for its default)");
-            default -> throw new ConfigException(location, "unexpected " + parser.getText());
+                naming(parser, true, "null is not a config value (leave the key out for its default)"));
+            default -> throw new ConfigException(location, naming(parser, true, "unexpected " + parser.getText()));
         };
     }
 
@@ -138,9 +163,47 @@ public final class JsonConfigReader
     {
         if (parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER)
         {
-            throw new ConfigException(location, "integer " + parser.getText() + " does not fit in 64 bits");
+            throw new ConfigException(location,
+                naming(parser, true, "integer " + parser.getText() + " does not fit in 64 bits"));
         }
         return parser.getLongValue();
+    }
+
+    private static double readDouble(final JsonParser parser, final ConfigLocation location) throws IOException
+    {
+        final double value = parser.getDoubleValue();
+        if (Double.isInfinite(value))
+        {
+            throw new ConfigException(location, naming(parser, true, ConfigReaders.beyondDouble(parser.getText())));
+        }
+        return value;
+    }
+
+    /**
+     * @param inValue whether the problem is in the value of the key (or list element) the parser read last, rather
+     *                than after it.
+     * @return {@code problem} after the key ({@code "in.cq_size: ..."}), if any.
+     */
+    private static String naming(final JsonParser parser, final boolean inValue, final String problem)
+    {
+        final Deque<String> path = new ArrayDeque<>();
+        for (JsonStreamContext context = parser.getParsingContext(); context != null && !context.inRoot();
+            context = context.getParent())
+        {
+            if (context.inObject() && context.getCurrentName() != null)
+            {
+                path.push(context.getCurrentName());
+            }
+            else if (context.inArray() && context.getCurrentIndex() >= 0)
+            {
+                path.push("[" + context.getCurrentIndex() + "]");
+            }
+        }
+        if (!inValue && !path.isEmpty())
+        {
+            path.removeLast();
+        }
+        return ConfigReaders.naming(List.copyOf(path), problem);
     }
 
     private ConfigLocation location(final JsonParser parser)

@@ -11,15 +11,18 @@ import java.util.regex.Pattern;
  */
 final class LibconfigParser
 {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z*][-A-Za-z0-9_*]*");
     private static final Pattern DECIMAL = Pattern.compile("([-+]?[0-9]+)(L{0,2})");
     private static final Pattern HEX = Pattern.compile("0[xX]([0-9A-Fa-f]+)(L{0,2})");
+    /** A digit before or after the point, or an exponent after digits: 1.5, .5, 3., 1e-3 (not ".", not ".e1"). */
     private static final Pattern FLOAT =
-        Pattern.compile("[-+]?([0-9]*\\.[0-9]*([eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+)");
+        Pattern.compile("[-+]?(([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+)");
     private static final int MAX_HEX_DIGITS = 16;
 
     private final LibconfigCursor cursor;
     private final LibconfigReader reader;
+    private int depth;
+    /** The setting names and list indexes down to the value being read, to name it in errors. */
+    private final List<String> path = new ArrayList<>();
 
     LibconfigParser(final LibconfigCursor cursor, final LibconfigReader reader)
     {
@@ -47,7 +50,7 @@ final class LibconfigParser
             {
                 if (open != null)
                 {
-                    throw new ConfigException(cursor.location(),
+                    throw error(cursor.location(),
                         "expected '}' to close the group opened at " + open + ", found end of file");
                 }
                 return;
@@ -73,22 +76,20 @@ final class LibconfigParser
         final String name = cursor.word();
         if (name.isEmpty())
         {
-            throw new ConfigException(nameLocation, "expected a setting name, found " + cursor.describeNext());
-        }
-        if (!NAME.matcher(name).matches())
-        {
-            throw new ConfigException(nameLocation, "'" + name + "' is not a setting name (a letter or '*', " +
-                "then letters, digits, '-', '_' or '*')");
+            throw error(nameLocation, "expected a setting name, found " + cursor.describeNext());
         }
         cursor.skipBlanks();
         if (cursor.peek() != '=' && cursor.peek() != ':')
         {
-            throw new ConfigException(cursor.location(),
+            throw error(cursor.location(),
                 "expected '=' or ':' after '" + name + "', found " + cursor.describeNext());
         }
         cursor.next();
         cursor.skipBlanks();
-        group.add(name, nameLocation, parseValue());
+        path.add(name);
+        final ConfigValue value = parseValue();
+        path.remove(path.size() - 1);
+        group.add(name, nameLocation, value);
         cursor.skipBlanks();
         if (cursor.peek() == ';' || cursor.peek() == ',')
         {
@@ -103,12 +104,12 @@ final class LibconfigParser
         final String directive = cursor.word();
         if (!directive.equals("include"))
         {
-            throw new ConfigException(location, "unknown directive '@" + directive + "' (only @include is known)");
+            throw error(location, "unknown directive '@" + directive + "' (only @include is known)");
         }
         cursor.skipBlanks();
         if (cursor.peek() != '"')
         {
-            throw new ConfigException(cursor.location(),
+            throw error(cursor.location(),
                 "expected a quoted file name after @include, found " + cursor.describeNext());
         }
         reader.include(parseString(), location, group);
@@ -117,14 +118,23 @@ final class LibconfigParser
     private ConfigValue parseValue()
     {
         final ConfigLocation location = cursor.location();
-        return switch (cursor.peek())
+        final char first = cursor.peek();
+        if (first != '{' && first != '(' && first != '[')
+        {
+            return first == '"' ? new ConfigScalar(parseString(), location) : parseWord(location);
+        }
+        if (++depth > ConfigReaders.MAX_DEPTH)
+        {
+            throw error(location, ConfigReaders.TOO_DEEP);
+        }
+        final ConfigValue value = switch (first)
         {
             case '{' -> parseGroup(location);
             case '(' -> new ConfigList(parseElements(')', "list"), location);
-            case '[' -> parseArray(location);
-            case '"' -> new ConfigScalar(parseString(), location);
-            default -> parseWord(location);
+            default -> parseArray(location);
         };
+        depth--;
+        return value;
     }
 
     private ConfigGroup parseGroup(final ConfigLocation open)
@@ -143,8 +153,8 @@ final class LibconfigParser
         {
             if (!(element instanceof ConfigScalar) || !element.kind().equals(elements.get(0).kind()))
             {
-                throw new ConfigException(element.location(), "an array [ ] holds scalars of one type; this " +
-                    element.kind() + " follows a " + elements.get(0).kind() + " (a list ( ) may mix values)");
+                throw error(element.location(), "an array [ ] holds scalars of one type; this " + element.kind() +
+                    " follows " + withArticle(elements.get(0).kind()) + " (a list ( ) may mix values)");
             }
         }
         return new ConfigList(elements, open);
@@ -163,10 +173,12 @@ final class LibconfigParser
         {
             if (cursor.atEnd())
             {
-                throw new ConfigException(cursor.location(),
+                throw error(cursor.location(),
                     "expected '" + close + "' to close the " + what + " opened at " + open + ", found end of file");
             }
+            path.add("[" + elements.size() + "]");
             elements.add(parseValue());
+            path.remove(path.size() - 1);
             cursor.skipBlanks();
             if (cursor.peek() == ',')
             {
@@ -175,7 +187,7 @@ final class LibconfigParser
             }
             else if (cursor.peek() != close && !cursor.atEnd())
             {
-                throw new ConfigException(cursor.location(),
+                throw error(cursor.location(),
                     "expected ',' or '" + close + "' in the " + what + " opened at " + open + ", found " +
                     cursor.describeNext());
             }
@@ -207,7 +219,7 @@ final class LibconfigParser
         {
             if (cursor.atEnd())
             {
-                throw new ConfigException(open, "string is never closed with '\"'");
+                throw error(open, "string is never closed with '\"'");
             }
             final char c = cursor.next();
             text.append(c == '\\' ? parseEscape() : c);
@@ -227,7 +239,7 @@ final class LibconfigParser
             case 'r' -> '\r';
             case 't' -> '\t';
             case 'x' -> parseHexEscape(location);
-            default -> throw new ConfigException(location,
+            default -> throw error(location,
                 "unknown escape '\\" + (c == LibconfigCursor.END ? "" : c) +
                 "' (known: \\\\ \\\" \\f \\n \\r \\t \\xNN)");
         };
@@ -239,7 +251,7 @@ final class LibconfigParser
         final int low = Character.digit(cursor.peek(1), 16);
         if (high < 0 || low < 0)
         {
-            throw new ConfigException(location, "'\\x' must be followed by two hex digits");
+            throw error(location, "'\\x' must be followed by two hex digits");
         }
         cursor.next();
         cursor.next();
@@ -251,13 +263,13 @@ final class LibconfigParser
         final String word = cursor.word();
         if (word.isEmpty())
         {
-            throw new ConfigException(location, "expected a value (a string, number, boolean, group { }, " +
+            throw error(location, "expected a value (a string, number, boolean, group { }, " +
                 "array [ ] or list ( )), found " + cursor.describeNext());
         }
         return new ConfigScalar(wordValue(word, location), location);
     }
 
-    private static Object wordValue(final String word, final ConfigLocation location)
+    private Object wordValue(final String word, final ConfigLocation location)
     {
         if (word.equalsIgnoreCase("true") || word.equalsIgnoreCase("false"))
         {
@@ -272,7 +284,7 @@ final class LibconfigParser
             }
             catch (final NumberFormatException ex)
             {
-                throw new ConfigException(location, "integer " + word + " does not fit in 64 bits");
+                throw error(location, "integer " + word + " does not fit in 64 bits");
             }
         }
         final var hex = HEX.matcher(word);
@@ -280,15 +292,33 @@ final class LibconfigParser
         {
             if (hex.group(1).length() > MAX_HEX_DIGITS)
             {
-                throw new ConfigException(location, "integer " + word + " does not fit in 64 bits");
+                throw error(location, "integer " + word + " does not fit in 64 bits");
             }
             return Long.parseUnsignedLong(hex.group(1), 16);
         }
-        if (FLOAT.matcher(word).matches() && word.chars().anyMatch(Character::isDigit))
+        if (FLOAT.matcher(word).matches())
         {
-            return Double.valueOf(word);
+            final double value = Double.parseDouble(word);
+            if (Double.isInfinite(value))
+            {
+                throw error(location, ConfigReaders.beyondDouble(word));
+            }
+            return value;
         }
-        throw new ConfigException(location, "'" + word + "' is not a value (strings need double quotes; " +
+        throw error(location, "'" + word + "' is not a value (strings need double quotes; " +
             "numbers are like 12, 0x1f, 1.5e3; booleans true or false)");
+    }
+
+    private static String withArticle(final String kind)
+    {
+        return (kind.equals("integer") ? "an " : "a ") + kind;
+    }
+
+    /**
+     * @return an error at {@code location} that names the setting being read, if any ({@code "in.cq_size: ..."}).
+     */
+    private ConfigException error(final ConfigLocation location, final String problem)
+    {
+        return new ConfigException(location, ConfigReaders.naming(path, problem));
     }
 }

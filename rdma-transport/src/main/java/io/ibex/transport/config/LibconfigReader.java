@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -58,7 +59,15 @@ public final class LibconfigReader
     void include(final String name, final ConfigLocation directive, final ConfigGroup.Builder group)
     {
         final Path includer = including.peek();
-        final Path file = includer.resolveSibling(name);
+        final Path file;
+        try
+        {
+            file = includer.resolveSibling(name);
+        }
+        catch (final InvalidPathException ex)
+        {
+            throw new ConfigException(directive, "@include \"" + name + "\": not a file name (" + ex.getReason() + ")");
+        }
         if (!Files.isRegularFile(file))
         {
             throw new ConfigException(directive, "@include \"" + name + "\": no such file " + file);

@@ -57,7 +57,8 @@ public final class SampleWire
      */
     public static String whyInvalid(final int byteLen, final boolean withGrh, final int capacity)
     {
-        final int wire = withGrh ? byteLen - Sample.GRH_LENGTH : byteLen;
+        // in long: a byte count near Integer.MIN_VALUE (a u32 above 2^31) less the GRH must not wrap to a large one
+        final long wire = withGrh ? (long)byteLen - Sample.GRH_LENGTH : byteLen;
         final String what = byteLen + " bytes" + (withGrh ? " (" + wire + " after the GRH)" : "");
         if (wire < Sample.WIRE_HEADER_LENGTH || ((wire - Sample.WIRE_HEADER_LENGTH) & 7) != 0)
         {

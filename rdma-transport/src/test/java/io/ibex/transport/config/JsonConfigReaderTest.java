@@ -2,8 +2,6 @@ package io.ibex.transport.config;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,31 +40,6 @@ class JsonConfigReaderTest
         assertEquals(new ConfigLocation("test.json", 2, 8), root.get("a").location());
         assertEquals(new ConfigLocation("test.json", 3, 12), ((ConfigList)root.get("e")).get(1).location());
         assertEquals(new ConfigLocation("test.json", 1, 1), root.location());
-    }
-
-    @ParameterizedTest
-    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-        "{\"a\": 1, \"a\": 2}       | test.json:1:10: duplicate setting 'a' (first set at test.json:1:2)",
-        "[1, 2]                     | test.json:1:1: a config's top level must be a JSON object { }, not [",
-        "``                         | test.json:1:1: a config's top level must be a JSON object { }, not empty",
-        "{\"a\": 1} {}              | test.json:1:10: unexpected { after the top-level object",
-        "{\"a\": null}              | test.json:1:7: null is not a config value (leave the key out for its default)",
-        "{\"a\": 123456789012345678901234} | test.json:1:7: integer 123456789012345678901234 does not fit in 64 bits",
-    })
-    void everyErrorNamesItsLocation(final String text, final String message)
-    {
-        assertEquals(message, assertThrows(ConfigException.class, () -> JsonConfigReader.parse(text, "test.json"))
-            .getMessage());
-    }
-
-    @Test
-    void jacksonSyntaxErrorsKeepTheirLocation()
-    {
-        final String message = assertThrows(ConfigException.class,
-            () -> JsonConfigReader.parse("{\n  \"a\": 1,\n  b: 2\n}", "test.json")).getMessage();
-
-        assertEquals("test.json:3:3: Unexpected character ('b' (code 98)): was expecting double-quote to start " +
-            "field name", message);
     }
 
     @Test

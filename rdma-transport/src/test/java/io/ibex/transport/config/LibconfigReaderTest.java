@@ -2,8 +2,6 @@ package io.ibex.transport.config;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -130,49 +128,6 @@ class LibconfigReaderTest
         final String message = assertThrows(ConfigException.class, () -> LibconfigReader.read(file)).getMessage();
 
         assertEquals(file + ": cannot read the file: java.nio.file.NoSuchFileException: " + file, message);
-    }
-
-    @ParameterizedTest
-    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-        "a = 1;\\nb 2           | test.conf:2:3: expected '=' or ':' after 'b', found '2'",
-        "a = { b = 1;      | test.conf:1:13: expected '}' to close the group opened at test.conf:1:5, found end of " +
-            "file",
-        "a = ( 1, 2        | test.conf:1:11: expected ')' to close the list opened at test.conf:1:5, found end of file",
-        "a = [ 1 2 ]       | test.conf:1:9: expected ',' or ']' in the array opened at test.conf:1:5, found '2'",
-        "a = [ 1, 2.5 ]    | test.conf:1:10: an array [ ] holds scalars of one type; this float follows a integer (a " +
-            "list ( ) may mix values)",
-        "a = [ { } ]       | test.conf:1:7: an array [ ] holds scalars of one type; this group follows a group (a " +
-            "list ( ) may mix values)",
-        "a = RC            | test.conf:1:5: 'RC' is not a value (strings need double quotes; numbers are like 12, " +
-            "0x1f, 1.5e3; booleans true or false)",
-        "a = \"open        | test.conf:1:5: string is never closed with '\"'",
-        "a = \"\\q\"       | test.conf:1:7: unknown escape '\\q' (known: \\\\ \\\" \\f \\n \\r \\t \\xNN)",
-        "a = \"\\x4\"      | test.conf:1:7: '\\x' must be followed by two hex digits",
-        "a = 99999999999999999999 | test.conf:1:5: integer 99999999999999999999 does not fit in 64 bits",
-        "a = 0x11112222333344445  | test.conf:1:5: integer 0x11112222333344445 does not fit in 64 bits",
-        "a = ;             | test.conf:1:5: expected a value (a string, number, boolean, group { }, array [ ] or " +
-            "list ( )), found ';'",
-        "= 1               | test.conf:1:1: expected a setting name, found '='",
-        "9a = 1            | test.conf:1:1: '9a' is not a setting name (a letter or '*', then letters, digits, '-', " +
-            "'_' or '*')",
-        "a = 1\\n/* open    | test.conf:2:1: comment '/*' is never closed with '*/'",
-        "a = 1; a = 2      | test.conf:1:8: duplicate setting 'a' (first set at test.conf:1:1)",
-        "@import \"x\"     | test.conf:1:1: unknown directive '@import' (only @include is known)",
-        "@include x        | test.conf:1:10: expected a quoted file name after @include, found 'x'",
-        "a = 1 }           | test.conf:1:7: expected a setting name, found '}'",
-    })
-    void everySyntaxErrorNamesItsLocationAndWhatWasExpected(final String text, final String message)
-    {
-        assertEquals(message, assertThrows(ConfigException.class, () -> parse(text.replace("\\n", "\n")))
-            .getMessage());
-    }
-
-    @Test
-    void anIntegerAfterABooleanInAnArrayIsRefused()
-    {
-        assertEquals("test.conf:1:13: an array [ ] holds scalars of one type; this integer follows a boolean " +
-            "(a list ( ) may mix values)", assertThrows(ConfigException.class, () -> parse("a = [ true, 1 ]"))
-            .getMessage());
     }
 
     static ConfigScalar scalar(final Object value)

@@ -416,7 +416,11 @@ final class SoftDevice implements Device
         lastAppUdpDrive = 0;
     }
 
-    private void deliverDatagram(final ByteBuffer datagram)
+    /**
+     * Checks a datagram read from the UD socket (a direct little-endian buffer, position 0) and hands it to the QP it
+     * names; drops it, with a warning, if its header is malformed. Package-private for the fuzz test.
+     */
+    void deliverDatagram(final ByteBuffer datagram)
     {
         final int length = datagram.remaining();
         if (length < SoftFrameDescriptor.UD_HEADER_LENGTH)
