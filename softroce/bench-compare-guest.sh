@@ -18,8 +18,10 @@ values_list=${BENCH_VALUES:-$(pick "1 5 8 64" "5")}
 jmh_rounds=${BENCH_JMH_ROUNDS:-$(pick 2 1)}
 jmh_time=${BENCH_TIME:-$(pick 2s 1s)}
 jmh_iterations=(-wi "${BENCH_WI:-$(pick 6 2)}" -w "$jmh_time" -i "${BENCH_I:-$(pick 4 2)}" -r "$jmh_time")
-thrpt_cases=${BENCH_THRPT_CASES:-$(pick "vectorize=1 inline=true;vectorize=1 inline=false;vectorize=8 inline=true;\
-vectorize=8 inline=false;vectorize=32 inline=true;vectorize=32 inline=false" "vectorize=8 inline=true")}
+thrpt_cases=${BENCH_THRPT_CASES:-$(pick "vectorize=1 inline=true values=8;vectorize=1 inline=false values=8;\
+vectorize=8 inline=true values=8;vectorize=8 inline=false values=8;vectorize=32 inline=true values=8;\
+vectorize=32 inline=false values=8;vectorize=8 inline=false values=1;vectorize=8 inline=false values=64" \
+"vectorize=8 inline=true values=8")}
 
 bench_init "$out/runs"
 mkdir -p "$bench_runs/jmh"

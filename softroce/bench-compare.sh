@@ -25,8 +25,9 @@
 #   --warmup: 20000 / 5000), BENCH_VALUES ("1 5 8 64" / "5": 5 values are
 #   64 B on the wire, the size of the issue's targets), BENCH_JMH_ROUNDS (2 / 1), BENCH_WI, BENCH_I,
 #   BENCH_TIME (JMH warm-up and measured iterations and their time: 6, 4, 2s / 2, 2, 1s), BENCH_THRPT_CASES
-#   (ChannelThroughputBenchmark cases separated by ";", each "name=value ..." JMH params: vectorize 1, 8, 32 with
-#   inline true and false / "vectorize=8 inline=true"), BENCH_RERUNS (3), BENCH_PAIR_TIMEOUT (300),
+#   (ChannelThroughputBenchmark cases separated by ";", each "name=value ..." JMH params: 8 values at vectorize
+#   1, 8, 32 with inline true and false, and 1 and 64 values at vectorize 8 not inline / "vectorize=8 inline=true
+#   values=8"), BENCH_RERUNS (3), BENCH_PAIR_TIMEOUT (300),
 #   SOFTROCE_TIMEOUT (the whole guest run: 4500 / 900)
 # exit code: 0 when every run ran; 1 when one failed or kept crashing; the guest harness's 124/125.
 set -euo pipefail

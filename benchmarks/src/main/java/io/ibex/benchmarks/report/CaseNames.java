@@ -19,6 +19,7 @@ final class CaseNames
     /** Bytes unknown: the benchmark has no size or values parameter. */
     static final int UNKNOWN_BYTES = -1;
 
+    private static final String AERON = "aeron";
     private static final Set<String> NAMED = Set.of("transport", "size", "values", "path", "provider", "address",
         "vectorize", "inline");
 
@@ -91,6 +92,11 @@ final class CaseNames
         }
         final Map<String, String> others = new TreeMap<>(result.params());
         others.keySet().removeAll(NAMED);
+        if (null == transport || !transport.startsWith(AERON))
+        {
+            // The peers' benchmarks share their parameters; Aeron's setup means nothing beside nio or ibex.
+            others.keySet().removeIf(name -> name.startsWith(AERON));
+        }
         others.forEach((name, value) -> label.append(", ").append(name).append('=').append(value));
         return label.toString();
     }
