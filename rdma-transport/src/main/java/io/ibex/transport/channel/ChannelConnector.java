@@ -36,6 +36,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ChannelConnector implements Runnable
 {
+    /** How the failure of a channel whose queue pair the device refused starts. */
+    static final String QP_REFUSED = "the device refused the connection's queue pair: ";
     private static final Logger LOG = LoggerFactory.getLogger(ChannelConnector.class);
     private static final int LISTEN_BACKLOG = 10;
     private static final long EVENT_WAIT_MILLIS = 20;
@@ -520,7 +522,7 @@ final class ChannelConnector implements Runnable
         }
         catch (final RuntimeException ex)
         {
-            listener.failed("the device refused the connection's queue pair: " + ex.getMessage());
+            listener.failed(QP_REFUSED + ex.getMessage());
             return null;
         }
     }
