@@ -13,7 +13,8 @@ rounds=${BENCH_ROUNDS:-$(pick 3 1)}
 lat_iters=${BENCH_LAT_ITERS:-$(pick 5000 2000)}
 bw_iters=${BENCH_BW_ITERS:-$(pick 20000 10000)}
 post_list=${BENCH_POST_LIST:-16}
-warmup=${BENCH_WARMUP:-$(pick 20000 5000)}
+# At least 20000: under emulation the JIT needs seconds, and the warm-up ends at 10 x this at the latest.
+warmup=${BENCH_WARMUP:-20000}
 values_list=${BENCH_VALUES:-$(pick "1 5 8 64" "5")}
 jmh_rounds=${BENCH_JMH_ROUNDS:-$(pick 2 1)}
 jmh_time=${BENCH_TIME:-$(pick 2s 1s)}

@@ -22,7 +22,7 @@
 #   OUT-DIR  where the files go (default target/bench-compare; emptied first)
 # environment (defaults full / quick): BENCH_SIZES ("64 256 1024 4096" / "64"), BENCH_ROUNDS (3 / 1),
 #   BENCH_LAT_ITERS (5000 / 2000), BENCH_BW_ITERS (20000 / 10000), BENCH_POST_LIST (16), BENCH_WARMUP (ibex
-#   --warmup: 20000 / 5000), BENCH_VALUES ("1 5 8 64" / "5": 5 values are
+#   --warmup, at least: 20000 in both), BENCH_VALUES ("1 5 8 64" / "5": 5 values are
 #   64 B on the wire, the size of the targets), BENCH_JMH_ROUNDS (2 / 1), BENCH_WI, BENCH_I,
 #   BENCH_TIME (JMH warm-up and measured iterations and their time: 6, 4, 2s / 2, 2, 1s), BENCH_THRPT_CASES
 #   (ChannelThroughputBenchmark cases separated by ";", each "name=value ..." JMH params: 8 values at vectorize
