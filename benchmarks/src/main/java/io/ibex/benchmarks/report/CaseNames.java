@@ -9,15 +9,12 @@ import java.util.TreeMap;
 
 /**
  * What a JMH result measured, in the report's words: its label ({@code nio}, {@code soft channel (8 values)}), the
- * bytes on the wire per message, and whether it is a peer or ibex. Parameters a benchmark does not have (an older
- * build) are simply absent: their figures are unknown, not guessed.
+ * bytes on the wire per message, and whether it is a peer or ibex.
  */
 final class CaseNames
 {
     /** The peers' transports, in the order of the report's ratio columns. */
     static final List<String> PEERS = List.of("nio", "aeron-udp", "aeron-ipc");
-    /** Bytes unknown: the benchmark has no size or values parameter. */
-    static final int UNKNOWN_BYTES = -1;
 
     private static final String AERON = "aeron";
     private static final Set<String> NAMED = Set.of("transport", "size", "values", "path", "provider", "address",
@@ -40,7 +37,8 @@ final class CaseNames
     /**
      * @param result a result.
      * @return the bytes of each message: the {@code size} parameter, or the wire length of a sample of
-     *     {@code values} values; {@link #UNKNOWN_BYTES} without either.
+     *     {@code values} values.
+     * @throws IllegalArgumentException if it has neither parameter (not a benchmark the comparison runs).
      */
     static int bytes(final JmhResult result)
     {
@@ -50,7 +48,12 @@ final class CaseNames
             return Integer.parseInt(size);
         }
         final String values = result.param("values");
-        return null == values ? UNKNOWN_BYTES : Sample.wireLength(Integer.parseInt(values));
+        if (null == values)
+        {
+            throw new IllegalArgumentException(result.benchmark() + " " + result.params() +
+                ": neither a size nor a values parameter, so its message size is unknown");
+        }
+        return Sample.wireLength(Integer.parseInt(values));
     }
 
     /**

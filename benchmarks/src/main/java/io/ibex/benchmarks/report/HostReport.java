@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -73,9 +72,8 @@ final class HostReport
         markdown.append('\n');
         bySize.forEach((bytes, ofSize) ->
         {
-            final String size = bytes == CaseNames.UNKNOWN_BYTES ? "size-unknown" : bytes + "B";
-            final String file = prefix + "-latency-" + size + ".png";
-            final String ofBytes = bytes == CaseNames.UNKNOWN_BYTES ? Tables.SIZE_UNKNOWN : bytes + " bytes";
+            final String file = prefix + "-latency-" + bytes + "B.png";
+            final String ofBytes = bytes + " bytes";
             link(markdown, Plots.latencyPercentiles(plots.resolve(file), where + ": round trip by percentile, " +
                 ofBytes, ofSize), where + " round trip by percentile, " + ofBytes, plotsLink, file);
         });
@@ -90,15 +88,15 @@ final class HostReport
         markdown.append('\n');
         final List<RateCase> channel = rates.stream().filter(rate -> null != rate.param("vectorize")).toList();
         final List<Plots.Series> byVectorize = series(channel,
-            rate -> (null == rate.param("values") ? "" : rate.param("values") + " values, ") +
+            rate -> rate.param("values") + " values, " +
                 (Boolean.parseBoolean(rate.param("inline")) ? "inline" : "not inline"),
-            rate -> Double.parseDouble(rate.param("vectorize")), RateCase::perSecond, rate -> true);
+            rate -> Double.parseDouble(rate.param("vectorize")), RateCase::perSecond);
         link(markdown, Plots.lines(plots.resolve(prefix + "-throughput-vectorize.png"),
             where + ": sample channel throughput against out.vectorize", "out.vectorize (samples per post list)",
             "samples/s", true, byVectorize), where + " throughput against vectorize", plotsLink,
             prefix + "-throughput-vectorize.png");
         final List<Plots.Series> bySize = series(rates, rate -> CaseNames.series(rate.result()),
-            RateCase::bytes, RateCase::perSecond, rate -> rate.bytes() != CaseNames.UNKNOWN_BYTES);
+            RateCase::bytes, RateCase::perSecond);
         link(markdown, Plots.lines(plots.resolve(prefix + "-throughput-size.png"),
             where + ": messages/s against message size", "bytes per message (samples: wire length)",
             "messages/s", true, bySize), where + " throughput against size", plotsLink,
@@ -109,10 +107,10 @@ final class HostReport
      * Groups cases into series by a name, each point's x and y from the case.
      */
     static List<Plots.Series> series(final List<RateCase> rates, final Function<RateCase, String> name,
-        final ToDoubleFunction<RateCase> x, final ToDoubleFunction<RateCase> y, final Predicate<RateCase> plotted)
+        final ToDoubleFunction<RateCase> x, final ToDoubleFunction<RateCase> y)
     {
         final Map<String, List<RateCase>> groups = new LinkedHashMap<>();
-        rates.stream().filter(plotted).forEach(rate -> groups.computeIfAbsent(name.apply(rate),
+        rates.forEach(rate -> groups.computeIfAbsent(name.apply(rate),
             key -> new ArrayList<>()).add(rate));
         final List<Plots.Series> series = new ArrayList<>();
         groups.forEach((key, group) ->

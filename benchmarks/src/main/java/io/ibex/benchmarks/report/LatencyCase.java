@@ -11,7 +11,7 @@ import java.util.Map;
  *
  * @param label   what it measured, see {@link CaseNames#label}.
  * @param peer    whether it is a peer's.
- * @param bytes   bytes of each message, {@link CaseNames#UNKNOWN_BYTES} when the benchmark does not say.
+ * @param bytes   bytes of each message.
  * @param sample  the SampleTime result, or null.
  * @param average the AverageTime result, or null.
  */

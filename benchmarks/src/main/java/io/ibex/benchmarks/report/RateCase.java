@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param label  what it measured, see {@link CaseNames#label}.
  * @param peer   whether it is a peer's.
- * @param bytes  bytes of each message, {@link CaseNames#UNKNOWN_BYTES} when the benchmark does not say.
+ * @param bytes  bytes of each message.
  * @param result the Throughput result.
  */
 public record RateCase(String label, boolean peer, int bytes, JmhResult result)
@@ -35,11 +35,11 @@ public record RateCase(String label, boolean peer, int bytes, JmhResult result)
     }
 
     /**
-     * @return megabytes (10<sup>6</sup> bytes) of messages per second, NaN when the message size is unknown.
+     * @return megabytes (10<sup>6</sup> bytes) of messages per second.
      */
     public double megabytesPerSecond()
     {
-        return bytes == CaseNames.UNKNOWN_BYTES ? Double.NaN : perSecond() * bytes / 1e6;
+        return perSecond() * bytes / 1e6;
     }
 
     /**

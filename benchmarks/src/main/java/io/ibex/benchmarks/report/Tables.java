@@ -14,9 +14,6 @@ import java.util.function.ToIntFunction;
  */
 final class Tables
 {
-    /** What a size cell says when the benchmark has no size or values parameter (an older build). */
-    static final String SIZE_UNKNOWN = "size unknown";
-
     private Tables()
     {
     }
@@ -45,7 +42,7 @@ final class Tables
         final Markdown.Table table = new Markdown.Table(header.toArray(String[]::new));
         for (final LatencyCase latency : bySize(cases, LatencyCase::bytes))
         {
-            final List<String> cells = new ArrayList<>(List.of(bytes(latency.bytes()), latency.label(),
+            final List<String> cells = new ArrayList<>(List.of(Integer.toString(latency.bytes()), latency.label(),
                 Markdown.micros(latency.percentile(50)), Markdown.micros(latency.percentile(99)),
                 Markdown.micros(latency.percentile(99.9)), Markdown.micros(latency.mean()),
                 Markdown.fixed(latency.allocation(), 2)));
@@ -67,9 +64,8 @@ final class Tables
         final Markdown.Table table = new Markdown.Table(header.toArray(String[]::new));
         for (final RateCase rate : bySize(cases, RateCase::bytes))
         {
-            final List<String> cells = new ArrayList<>(List.of(bytes(rate.bytes()), rate.label(),
-                Markdown.whole(rate.perSecond()),
-                rate.bytes() == CaseNames.UNKNOWN_BYTES ? SIZE_UNKNOWN : Markdown.fixed(rate.megabytesPerSecond(), 1),
+            final List<String> cells = new ArrayList<>(List.of(Integer.toString(rate.bytes()), rate.label(),
+                Markdown.whole(rate.perSecond()), Markdown.fixed(rate.megabytesPerSecond(), 1),
                 Markdown.fixed(rate.allocation(), 2)));
             columns.forEach(column -> cells.add(column.cell().apply(rate)));
             table.row(cells.toArray(String[]::new));
@@ -115,15 +111,6 @@ final class Tables
                 .map(match -> rate.perSecond() / match.perSecond()).orElse(Double.NaN))));
         }
         return columns;
-    }
-
-    /**
-     * @param bytes bytes of a message, or {@link CaseNames#UNKNOWN_BYTES}.
-     * @return the cell.
-     */
-    static String bytes(final int bytes)
-    {
-        return bytes == CaseNames.UNKNOWN_BYTES ? SIZE_UNKNOWN : Integer.toString(bytes);
     }
 
     /**
