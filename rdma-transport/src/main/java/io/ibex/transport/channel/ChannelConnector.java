@@ -355,8 +355,7 @@ final class ChannelConnector implements Runnable
         {
             LOG.warn("{}: rejecting a connection from {}: connected to {}", config.name(), child.remoteAddress(),
                 receiving != null ? receiving : accepted);
-            child.reject(BUSY);
-            child.close();
+            reject(child, BUSY);
             return;
         }
         final Connection connection;
@@ -372,14 +371,12 @@ final class ChannelConnector implements Runnable
         catch (final RuntimeException ex)
         {
             LOG.warn("{}: cannot accept {}: {}", config.name(), child.remoteAddress(), ex.getMessage());
-            child.reject(null);
-            child.close();
+            reject(child, null);
             return;
         }
         if (connection == null)
         {
-            child.reject(null);
-            child.close();
+            reject(child, null);
             return;
         }
         receivePath.attach(connection);
@@ -507,6 +504,12 @@ final class ChannelConnector implements Runnable
     private Connection anyConnection()
     {
         return sending != null ? sending : receiving != null ? receiving : requested != null ? requested : accepted;
+    }
+
+    private static void reject(final CmId child, final byte[] reason)
+    {
+        child.reject(reason);
+        child.close();
     }
 
     /**
