@@ -47,7 +47,7 @@ row()
 {
     local line
     [ -n "$bench_result" ] || return 0
-    line=$(awk 'found { print; exit } /^ #bytes/ { found = 1 }' "$bench_result")
+    line=$(bench_result_line "$bench_result")
     case $2 in
         # bytes iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
         *_lat) awk -v p="$1,$2,$3,$4" '{ print p "," $2 "," $3 "," $5 "," $6 "," $4 "," $8 "," $9 ",," }' \

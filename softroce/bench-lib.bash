@@ -21,8 +21,10 @@
 #   bench_jmh NAME JMH-ARGS...
 #       one JMH case alone in one JVM (-f 0) on the disni provider at $SOFTROCE_IP, its log in RUNS-DIR/NAME.log;
 #       a crashed JVM is rerun, at most BENCH_RERUNS times. Returns 0 when the case ran.
+#   bench_result_line FILE
+#       perftest's result line (the line after the one starting with " #bytes") in FILE.
 #   bench_field FILE N
-#       the Nth field of perftest's result line (the line after the one starting with " #bytes") in FILE.
+#       the Nth field of that line.
 # A JVM crashed when it left an hs_err file or ended by a signal (exit code above 128; timeout's own 124 and
 # its KILL, 137, are timeouts, not crashes): multi-threaded TCG crashes about one JVM launch in six (see the
 # notes in docs/benchmarks.md). Any other failure counts in bench_failures.
@@ -165,4 +167,5 @@ bench_jmh()
     return 1
 }
 
-bench_field() { [ -n "$1" ] && awk -v f="$2" 'found { print $f; exit } /^ #bytes/ { found = 1 }' "$1"; }
+bench_result_line() { awk 'found { print; exit } /^ #bytes/ { found = 1 }' "$1"; }
+bench_field() { [ -n "$1" ] && bench_result_line "$1" | awk -v f="$2" '{ print $f }'; }
