@@ -3,6 +3,7 @@ package io.ibex.rdma.conformance;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.PostException;
+import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.QueuePair;
@@ -120,6 +121,32 @@ class RcErrorsConformanceTest extends LoopbackTest
         for (int i = 0; i < 64; i++)
         {
             assertEquals(0x11, local.buffer().get(i), "local byte " + i + " changed by a failed " + opcode);
+        }
+    }
+
+    /**
+     * A QP's own access flags are checked before the rkey: rxe answers an operation they do not allow with "invalid
+     * request" (its check_op_valid), not with a remote access error, whatever the region allows.
+     */
+    @ParameterizedTest(name = "{0} to a QP whose access flags are {1}")
+    @CsvSource({
+        "RDMA_WRITE, 12",            // REMOTE_READ | REMOTE_ATOMIC
+        "RDMA_READ, 10",             // REMOTE_WRITE | REMOTE_ATOMIC
+        "ATOMIC_FETCH_AND_ADD, 6"})  // REMOTE_WRITE | REMOTE_READ
+    void operationTheQpDoesNotAllowIsRemInvReqErr(final SendOpcode opcode, final int qpAccess)
+    {
+        responder.modify(QpAttr.to(QpState.RTS).accessFlags(qpAccess));
+        final RegisteredBuffer remote = remote(AccessFlags.ALL);
+        local.fill(0x11);
+        final SendWorkRequest wr = local.remote(opcode, 4, 0, opcode.isAtomic() ? 8 : 64, remote, 0).atomic(1, 0);
+
+        requester.postSend(wr);
+
+        assertStatus(completion(requester.sendCq()), 4, WcStatus.REM_INV_REQ_ERR);
+        assertUntouched(remote.buffer(), 0, SIZE);
+        for (int i = 0; i < 64; i++)
+        {
+            assertEquals(0x11, local.buffer().get(i), "local byte " + i + " changed by a refused " + opcode);
         }
     }
 

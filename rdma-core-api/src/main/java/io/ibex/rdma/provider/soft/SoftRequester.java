@@ -522,8 +522,7 @@ final class SoftRequester
         }
         if (syndrome != SYNDROME_RNR_NAK)
         {
-            failSend(index, syndrome == SYNDROME_NAK_REMOTE_ACCESS ? WcStatus.REM_ACCESS_ERR :
-                syndrome == SYNDROME_NAK_REMOTE_OPERATION ? WcStatus.REM_OP_ERR : WcStatus.REM_INV_REQ_ERR);
+            failSend(index, nakStatus(syndrome));
             return;
         }
         if (rnrRetry != RNR_RETRY_INFINITE)
@@ -552,6 +551,20 @@ final class SoftRequester
             rnrDeadline = 1;
         }
         lastAckProgress = rnrDeadline;
+    }
+
+    /**
+     * @param syndrome a NAK's syndrome other than RNR.
+     * @return the status of the work request it fails.
+     */
+    static WcStatus nakStatus(final int syndrome)
+    {
+        return switch (syndrome)
+        {
+            case SYNDROME_NAK_REMOTE_ACCESS -> WcStatus.REM_ACCESS_ERR;
+            case SYNDROME_NAK_REMOTE_OPERATION -> WcStatus.REM_OP_ERR;
+            default -> WcStatus.REM_INV_REQ_ERR;
+        };
     }
 
     void handleReadResponse(

@@ -15,6 +15,8 @@ import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -34,10 +36,23 @@ import static org.agrona.UnsafeAccess.UNSAFE;
  * {@link #UNREQUESTED_ACK_INTERVAL_NANOS}: each lone ACK costs both sides a system call, and a stream of
  * unsignaled SENDs needs none.
  * <p>
+ * <p>
+ * A request a peer may not make is refused as rxe refuses it, and logged with the reason: on RC with a NAK (the
+ * requester's work request completes with the status {@link SoftRequester#nakStatus} gives) and this QP enters
+ * ERR; on UC the message is dropped. The QP's access flags must allow the operation and an RDMA message be at most
+ * {@link #MAX_RDMA_LENGTH} bytes (else "invalid request"); the rkey must name an open region of the QP's protection
+ * domain whose access flags allow the operation and which holds the whole range (else "remote access error");
+ * an atomic must be aligned (else "invalid request"). A message's later frames must agree with its first on the
+ * message length, and its region must still be registered (rxe rechecks the MR of each READ response packet).
+ * <p>
  * Every method runs with the QP lock held.
  */
 final class SoftResponder
 {
+    private static final Logger LOG = LoggerFactory.getLogger(SoftResponder.class);
+
+    /** The longest RDMA WRITE or READ message: IB's 2^31 bytes, which rxe checks before the rkey. */
+    static final long MAX_RDMA_LENGTH = 1L << 31;
     /** How long an ACK may wait for a frame to carry it before it is sent alone. */
     static final long ACK_DELAY_NANOS = 5_000;
     /** The least time between two lone ACKs that no requester asked for (well below the 10 ms transport timer). */
@@ -69,12 +84,21 @@ final class SoftResponder
     private boolean rxIsWrite;
     private int rxPsn;
     private long rxOffset;
+    private long rxLength;
     private long rxRemoteAddr;
+    private int rxRkey;
+    private SoftMemoryRegion rxRegion;
     private boolean readActive;
     private int readPsn;
     private long readAddr;
     private long readLength;
     private long readOffset;
+    private int readRkey;
+    private SoftMemoryRegion readRegion;
+
+    // the region the last access check passed, and why the last one failed
+    private SoftMemoryRegion checkedRegion;
+    private String refusal;
     private final UnsafeBuffer atomicView = new UnsafeBuffer(0, 0);
 
     // UD: the global route header that precedes every datagram's payload in the receive buffer
@@ -284,6 +308,19 @@ final class SoftResponder
         {
             return; // the rest of a message that was dropped or NAKed
         }
+        else if (length != rxLength)
+        {
+            // its first frame's length is the one the bounds were checked for
+            refuse(link, opcode, psn, SYNDROME_NAK_INVALID_REQUEST, rxRkey, rxRemoteAddr, length,
+                "a later frame says the message is " + length + " bytes, its first said " + rxLength);
+            return;
+        }
+        else if (rxIsWrite && rxRegion != null && device.region(rxRkey) != rxRegion)
+        {
+            refuse(link, opcode, psn, SYNDROME_NAK_REMOTE_ACCESS, rxRkey, rxRemoteAddr, length,
+                "its region was deregistered while the message arrived");
+            return;
+        }
         if (rxIsWrite)
         {
             UNSAFE.copyMemory(payloadAddress, rxRemoteAddr + offset, segment);
@@ -339,26 +376,31 @@ final class SoftResponder
                     responderError(link, SYNDROME_NAK_REMOTE_OPERATION, psn);
                     return false;
                 }
-                startPlacing(psn, false, 0);
+                startPlacing(psn, length, false, 0, 0, null);
                 return true;
             }
             case OP_WRITE:
             case OP_WRITE_IMM:
-                if (!remoteAccessAllowed(AccessFlags.REMOTE_WRITE, rkey, remoteAddr, length))
+            {
+                final byte syndrome = checkRemoteAccess(AccessFlags.REMOTE_WRITE, rkey, remoteAddr, length);
+                if (syndrome != SYNDROME_ACK)
                 {
-                    responderError(link, SYNDROME_NAK_REMOTE_ACCESS, psn);
+                    refuse(link, opcode, psn, syndrome, rkey, remoteAddr, length, refusal);
                     return false;
                 }
                 if (opcode == OP_WRITE_IMM && !takeReceive(link, psn))
                 {
                     return false;
                 }
-                startPlacing(psn, true, remoteAddr);
+                startPlacing(psn, length, true, remoteAddr, rkey, checkedRegion);
                 return true;
+            }
             case OP_READ:
-                if (!remoteAccessAllowed(AccessFlags.REMOTE_READ, rkey, remoteAddr, length))
+            {
+                final byte syndrome = checkRemoteAccess(AccessFlags.REMOTE_READ, rkey, remoteAddr, length);
+                if (syndrome != SYNDROME_ACK)
                 {
-                    responderError(link, SYNDROME_NAK_REMOTE_ACCESS, psn);
+                    refuse(link, opcode, psn, syndrome, rkey, remoteAddr, length, refusal);
                     return false;
                 }
                 expectedPsn = (expectedPsn + 1) & PSN_MASK;
@@ -367,7 +409,10 @@ final class SoftResponder
                 readAddr = remoteAddr;
                 readLength = length;
                 readOffset = 0;
+                readRkey = rkey;
+                readRegion = checkedRegion;
                 return false;
+            }
             default:
                 executeAtomic(link, rx, at, opcode, psn, remoteAddr, rkey);
                 return false;
@@ -396,28 +441,72 @@ final class SoftResponder
         return false;
     }
 
-    private void startPlacing(final int psn, final boolean write, final long remoteAddr)
+    private void startPlacing(
+        final int psn,
+        final long length,
+        final boolean write,
+        final long remoteAddr,
+        final int rkey,
+        final SoftMemoryRegion region)
     {
         rxActive = true;
         rxIsWrite = write;
         rxPsn = psn;
         rxOffset = 0;
+        rxLength = length;
         rxRemoteAddr = remoteAddr;
+        rxRkey = rkey;
+        rxRegion = region;
     }
 
-    private boolean remoteAccessAllowed(final int flag, final int rkey, final long addr, final long length)
+    /**
+     * Checks a remote access in rxe's order: the QP's access flags and an RDMA message's length, then the rkey,
+     * the region's access flags and bounds.
+     *
+     * @return {@link SoftFrameDescriptor#SYNDROME_ACK} when allowed ({@link #checkedRegion} is then the region, or
+     *         null for a zero-length access, which touches nothing and so checks no key), else the syndrome to NAK
+     *         with, {@link #refusal} saying why.
+     */
+    private byte checkRemoteAccess(final int flag, final int rkey, final long addr, final long length)
     {
+        checkedRegion = null;
         if ((accessFlags & flag) == 0)
         {
-            return false;
+            refusal = "the QP's access flags lack " + AccessFlags.toString(flag);
+            return SYNDROME_NAK_INVALID_REQUEST;
+        }
+        if (flag != AccessFlags.REMOTE_ATOMIC && length > MAX_RDMA_LENGTH)
+        {
+            refusal = "longer than the 2^31 bytes of an RDMA message";
+            return SYNDROME_NAK_INVALID_REQUEST;
         }
         if (length == 0)
         {
-            return true; // a zero-length access touches nothing, so no key is checked
+            return SYNDROME_ACK;
         }
         final SoftMemoryRegion region = device.region(rkey);
-        return region != null && region.softPd() == pd && (region.access() & flag) != 0 &&
-            region.contains(addr, length);
+        if (region == null)
+        {
+            refusal = "no open region has this rkey";
+            return SYNDROME_NAK_REMOTE_ACCESS;
+        }
+        if (region.softPd() != pd)
+        {
+            refusal = region + " is of another protection domain";
+            return SYNDROME_NAK_REMOTE_ACCESS;
+        }
+        if ((region.access() & flag) == 0)
+        {
+            refusal = region + " lacks " + AccessFlags.toString(flag);
+            return SYNDROME_NAK_REMOTE_ACCESS;
+        }
+        if (!region.contains(addr, length))
+        {
+            refusal = "not inside " + region;
+            return SYNDROME_NAK_REMOTE_ACCESS;
+        }
+        checkedRegion = region;
+        return SYNDROME_ACK;
     }
 
     private void executeAtomic(
@@ -429,14 +518,15 @@ final class SoftResponder
         final long addr,
         final int rkey)
     {
-        if ((addr & (Long.BYTES - 1)) != 0)
+        byte syndrome = checkRemoteAccess(AccessFlags.REMOTE_ATOMIC, rkey, addr, Long.BYTES);
+        if (syndrome == SYNDROME_ACK && (addr & (Long.BYTES - 1)) != 0)
         {
-            responderError(link, SYNDROME_NAK_INVALID_REQUEST, psn); // misaligned atomic, as rxe
-            return;
+            refusal = "misaligned"; // checked after the key and bounds, as rxe does
+            syndrome = SYNDROME_NAK_INVALID_REQUEST;
         }
-        if (!remoteAccessAllowed(AccessFlags.REMOTE_ATOMIC, rkey, addr, Long.BYTES))
+        if (syndrome != SYNDROME_ACK)
         {
-            responderError(link, SYNDROME_NAK_REMOTE_ACCESS, psn);
+            refuse(link, opcode, psn, syndrome, rkey, addr, Long.BYTES, refusal);
             return;
         }
         atomicView.wrap(addr, Long.BYTES);
@@ -477,6 +567,13 @@ final class SoftResponder
             {
                 return false;
             }
+            if (readRegion != null && device.region(readRkey) != readRegion)
+            {
+                readActive = false;
+                refuse(link, OP_READ, readPsn, SYNDROME_NAK_REMOTE_ACCESS, readRkey, readAddr, readLength,
+                    "its region was deregistered while the response was sent");
+                return true;
+            }
             final ByteBuffer tx = link.tx();
             final int at = tx.position();
             putHeader(tx, at, OP_READ_RESPONSE, 0, readPsn, segment, readOffset, readLength);
@@ -506,6 +603,53 @@ final class SoftResponder
             }
             ackOwed = true;
         }
+    }
+
+    /**
+     * Refuses a request a peer may not make: logs why (RC at WARN, once, as the QP then enters ERR; UC, which drops
+     * it and goes on, at DEBUG) and NAKs it or drops it.
+     */
+    private void refuse(
+        final SoftLink link,
+        final byte opcode,
+        final int psn,
+        final byte syndrome,
+        final int rkey,
+        final long addr,
+        final long length,
+        final String reason)
+    {
+        rxActive = false;
+        if (type == QpType.RC ? LOG.isWarnEnabled() : LOG.isDebugEnabled())
+        {
+            final String format = "{}: refused {} PSN {} from {} ({} bytes at 0x{}, rkey 0x{}): {}; {}";
+            final Object[] args = { qp, opcodeName(opcode), psn, link.peer(), length, Long.toHexString(addr),
+                Integer.toHexString(rkey), reason, type == QpType.RC ? "NAK " +
+                SoftRequester.nakStatus(syndrome) + ", QP to ERR" : "message dropped" };
+            if (type == QpType.RC)
+            {
+                LOG.warn(format, args);
+            }
+            else
+            {
+                LOG.debug(format, args);
+            }
+        }
+        responderError(link, syndrome, psn);
+    }
+
+    private static String opcodeName(final byte opcode)
+    {
+        return switch (opcode)
+        {
+            case OP_SEND -> "SEND";
+            case OP_SEND_IMM -> "SEND with immediate";
+            case OP_WRITE -> "RDMA WRITE";
+            case OP_WRITE_IMM -> "RDMA WRITE with immediate";
+            case OP_READ -> "RDMA READ";
+            case OP_CMP_SWAP -> "atomic compare and swap";
+            default -> "atomic fetch and add";
+        };
     }
 
     /**

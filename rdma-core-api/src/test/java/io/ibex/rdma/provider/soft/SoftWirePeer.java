@@ -37,8 +37,26 @@ final class SoftWirePeer implements AutoCloseable
      */
     SoftWirePeer(final SoftDevice device, final int dstQpn) throws IOException
     {
+        this(device);
+        write(hello(dstQpn));
+    }
+
+    /**
+     * Connects to the device and sends nothing: the caller writes its own HELLO.
+     */
+    SoftWirePeer(final SoftDevice device) throws IOException
+    {
         channel = SocketChannel.open(new InetSocketAddress(loopback(), device.port()));
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        channel.configureBlocking(false);
+    }
+
+    /**
+     * @return the HELLO of QP {@link #QPN} at the fake endpoint, naming QP {@code dstQpn} (little-endian, to change
+     *         a field before sending it).
+     */
+    static ByteBuffer hello(final int dstQpn) throws UnknownHostException
+    {
         final ByteBuffer hello = ByteBuffer.allocate(SoftFrameDescriptor.HELLO_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         hello.putInt(SoftFrameDescriptor.HELLO_MAGIC_OFFSET, SoftFrameDescriptor.HELLO_MAGIC);
         hello.putInt(SoftFrameDescriptor.HELLO_VERSION_OFFSET, SoftFrameDescriptor.HELLO_VERSION);
@@ -46,8 +64,7 @@ final class SoftWirePeer implements AutoCloseable
         hello.putInt(SoftFrameDescriptor.HELLO_SRC_PORT_OFFSET, PORT);
         hello.putInt(SoftFrameDescriptor.HELLO_SRC_QPN_OFFSET, QPN);
         hello.putInt(SoftFrameDescriptor.HELLO_DST_QPN_OFFSET, dstQpn);
-        writeFully(hello);
-        channel.configureBlocking(false);
+        return hello;
     }
 
     /**
@@ -73,7 +90,7 @@ final class SoftWirePeer implements AutoCloseable
         frame.putInt(SoftFrameDescriptor.ACK_PSN_OFFSET, ackPsn);
         frame.putInt(SoftFrameDescriptor.SEGMENT_LENGTH_OFFSET, segmentLength);
         frame.putInt(SoftFrameDescriptor.MESSAGE_LENGTH_OFFSET, length);
-        writeFully(frame);
+        write(frame);
     }
 
     /**
@@ -150,7 +167,10 @@ final class SoftWirePeer implements AutoCloseable
         channel.close();
     }
 
-    private void writeFully(final ByteBuffer buffer) throws IOException
+    /**
+     * Writes all of {@code buffer} (from its position to its limit).
+     */
+    void write(final ByteBuffer buffer) throws IOException
     {
         while (buffer.hasRemaining())
         {
