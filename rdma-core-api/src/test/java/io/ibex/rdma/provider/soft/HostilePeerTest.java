@@ -66,6 +66,7 @@ class HostilePeerTest
     private final ByteBuffer memory = ByteBuffer.allocateDirect(GUARD + REGIONS * (REGION + GUARD));
     private final long[] addresses = new long[REGIONS];
     private final int[] rkeys = new int[REGIONS];
+    private final MemoryRegion[] regions = new MemoryRegion[REGIONS];
     private final byte[] before = new byte[memory.capacity()];
     private QueuePair qp;
     private SoftWirePeer peer;
@@ -199,6 +200,7 @@ class HostilePeerTest
             }
             final MemoryRegion mr = (r == B ? otherPd : fixture.pd).registerMemory(memory.slice(start, REGION),
                 access[r]);
+            regions[r] = mr;
             addresses[r] = mr.address();
             rkeys[r] = mr.rkey();
             if (r == D)
@@ -281,6 +283,68 @@ class HostilePeerTest
         final ByteBuffer response = awaitFrame(peer, OP_READ_RESPONSE);
         assertEquals(64, response.getInt(MESSAGE_LENGTH_OFFSET));
         assertEquals(QpState.RTS, qp.state());
+    }
+
+    /**
+     * A region deregistered while a WRITE's frames arrive takes none after: the next is NAKed (rxe holds the MR it
+     * checked for the whole message, and rechecks it for each READ response packet).
+     */
+    @Test
+    void aRegionDeregisteredDuringAWriteTakesNoMoreOfIt() throws IOException
+    {
+        final ByteBuffer first = write(rkeys[A], addresses[A], 128, 64);
+        for (int i = 0; i < 64; i++)
+        {
+            first.put(HEADER_LENGTH + i, (byte)0xee);
+        }
+        peer.write(first);
+        Await.until(() -> memory.get(GUARD + 63) == (byte)0xee, "the first frame placed");
+        regions[A].close();
+        final ByteBuffer rest = frame(OP_WRITE, 0, rkeys[A], addresses[A], 64, 128).putInt(SEGMENT_OFFSET_OFFSET, 64);
+        for (int i = 0; i < 64; i++)
+        {
+            rest.put(HEADER_LENGTH + i, (byte)0xee);
+        }
+        try (LogCapture log = new LogCapture())
+        {
+            peer.write(rest);
+            assertEquals(SYNDROME_NAK_REMOTE_ACCESS, awaitNak().get(SYNDROME_OFFSET));
+            log.await("its region was deregistered while the message arrived");
+        }
+        for (int i = 64; i < 128; i++)
+        {
+            assertEquals(before[GUARD + i], memory.get(GUARD + i), "byte " + i + " written after deregistration");
+        }
+    }
+
+    /**
+     * A region deregistered while a READ's response is sent is read no further: a NAK ends the response.
+     */
+    @Test
+    void aRegionDeregisteredDuringAReadIsReadNoFurther() throws IOException
+    {
+        // far more than the link's and the sockets' buffers hold, so the response is still being sent
+        final int length = 64 << 20;
+        final MemoryRegion large = fixture.pd.registerMemory(ByteBuffer.allocateDirect(length),
+            AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ);
+        peer.write(read(large.rkey(), large.address(), length));
+        long responded = awaitFrame(peer, OP_READ_RESPONSE).getInt(SEGMENT_LENGTH_OFFSET);
+        large.close();
+        while (true)
+        {
+            final ByteBuffer frame = peer.readFrame();
+            if (frame.get(OPCODE_OFFSET) == OP_READ_RESPONSE)
+            {
+                responded += frame.getInt(SEGMENT_LENGTH_OFFSET);
+            }
+            else if (frame.get(OPCODE_OFFSET) == OP_ACK)
+            {
+                assertEquals(SYNDROME_NAK_REMOTE_ACCESS, frame.get(SYNDROME_OFFSET));
+                break;
+            }
+        }
+        assertTrue(responded < length, "responded " + responded + " of " + length + " bytes");
+        Await.until(() -> qp.state() == QpState.ERR, "the QP in ERR");
     }
 
     /**
