@@ -8,6 +8,7 @@ import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.CompletionChannel;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.Context;
+import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.PollMode;
@@ -263,6 +264,14 @@ public final class SampleChannel implements AutoCloseable
             current.receive.awaitEvent(current.completionChannel,
                 Math.min(EVENT_SLICE_MILLIS, TimeUnit.NANOSECONDS.toMillis(left)));
         }
+    }
+
+    /**
+     * @return the region received samples land in: for the test that plays a peer reaching for it.
+     */
+    MemoryRegion receiveRegion()
+    {
+        return requireRunning("receiveRegion").receive.pool().mr();
     }
 
     /**

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * A peer that is not a channel: connects over RC with the verbs API and sends whatever bytes a test wants, to
- * show what a channel does with data that is not a sample.
+ * show what a channel does with data that is not a sample, or reaches for a channel's memory with RDMA.
  */
 final class RawSender implements AutoCloseable
 {
@@ -39,8 +39,7 @@ final class RawSender implements AutoCloseable
     private final CompletionQueue cq;
     private final MemoryRegion mr;
     private final UnsafeBuffer buffer;
-    private final SendWorkRequest wr = new SendWorkRequest(1).opcode(SendOpcode.SEND).numSge(1)
-        .sendFlags(SendFlags.SIGNALED);
+    private final SendWorkRequest wr = new SendWorkRequest(1).numSge(1).sendFlags(SendFlags.SIGNALED);
     private final WorkCompletion[] wc = {new WorkCompletion()};
 
     RawSender(final InetSocketAddress target)
@@ -69,6 +68,20 @@ final class RawSender implements AutoCloseable
 
     /** Sends the first {@code length} bytes of the buffer and waits for the completion. */
     WorkCompletion send(final int length)
+    {
+        return post(wr.opcode(SendOpcode.SEND), length);
+    }
+
+    /**
+     * Posts an RDMA WRITE or READ between the first {@code length} bytes of the buffer and {@code remoteAddr}
+     * with {@code rkey}, and waits for the completion.
+     */
+    WorkCompletion rdma(final SendOpcode opcode, final int length, final long remoteAddr, final int rkey)
+    {
+        return post(wr.opcode(opcode).remote(remoteAddr, rkey), length);
+    }
+
+    private WorkCompletion post(final SendWorkRequest wr, final int length)
     {
         wr.sge(0).set(mr, 0, length);
         id.qp().postSend(wr);
