@@ -4,7 +4,9 @@ import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.CompletionChannel;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.Context;
+import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.ProtectionDomain;
+import io.ibex.rdma.verbs.ScatterGatherEntry;
 import io.ibex.rdma.verbs.VerbsException;
 import io.ibex.rdma.verbs.WorkCompletion;
 import org.agrona.BufferUtil;
@@ -58,6 +60,34 @@ public final class ProviderChecks
         {
             throw new IllegalArgumentException("max=" + max + " outside 0.." + wcs.length);
         }
+    }
+
+    /**
+     * Inline data is copied from an entry's address without a key check (by the verbs library, or the soft provider),
+     * so an address outside the caller's memory would crash the JVM, or send the peer whatever lies there: an entry
+     * of a request with {@link io.ibex.rdma.verbs.SendFlags#INLINE} must lie inside the open region of the QP's
+     * protection domain its lkey names (stricter than verbs, which ignore the lkey of inline data).
+     *
+     * @param sge    an entry of an inline request.
+     * @param region the open region of the QP's protection domain that the entry's lkey names, or null.
+     * @return null when the entry may be copied, else why not.
+     */
+    public static String inlineProblem(final ScatterGatherEntry sge, final MemoryRegion region)
+    {
+        if (sge.length() == 0)
+        {
+            return null;
+        }
+        if (region == null || region.isClosed())
+        {
+            return "inline " + sge + ": its lkey names no open region of the QP's protection domain";
+        }
+        final long offset = sge.addr() - region.address();
+        if (sge.length() < 0 || sge.addr() < region.address() || offset > region.length() - sge.length())
+        {
+            return "inline " + sge + " is not inside " + region;
+        }
+        return null;
     }
 
     /**

@@ -11,7 +11,11 @@ public final class SendFlags
     public static final int SIGNALED = 1 << 1;
     /** Ask the receiver's CQ to raise a solicited event. */
     public static final int SOLICITED = 1 << 2;
-    /** Copy the payload into the work request; the buffer needs no lkey and may be reused at once. */
+    /**
+     * Copy the payload into the work request, so the buffer may be reused at once. Unlike verbs, which ignore an
+     * inline entry's lkey, each entry must lie inside the region its lkey names, an open region of the QP's
+     * protection domain (else EINVAL): the payload is copied from the address without the device checking it.
+     */
     public static final int INLINE = 1 << 3;
 
     private SendFlags()

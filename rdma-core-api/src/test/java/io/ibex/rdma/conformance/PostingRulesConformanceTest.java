@@ -2,7 +2,9 @@ package io.ibex.rdma.conformance;
 
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.CompletionQueue;
+import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.PostException;
+import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpCapabilities;
 import io.ibex.rdma.verbs.QpInitAttr;
@@ -17,11 +19,14 @@ import io.ibex.rdma.verbs.VerbsException;
 import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
+import org.agrona.BufferUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.ByteBuffer;
 
 
 import static io.ibex.rdma.conformance.Await.assertStatus;
@@ -187,6 +192,49 @@ class PostingRulesConformanceTest extends LoopbackTest
             .sendFlags(SendFlags.SIGNALED | SendFlags.INLINE);
 
         assertPostFails(VerbsException.EINVAL, 0, () -> pair.a().postSend(wr));
+    }
+
+    /**
+     * Inline data is copied from the entry's address with no key check (by rxe's user-space provider too): an entry
+     * outside the region its lkey names would crash the JVM at an unmapped address, or send whatever lies there, so
+     * the post refuses it. A request whose entries are all inside their regions, before it in the list, is posted.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"unregistered memory with lkey 0", "an address no memory is at", "beyond the end of its region",
+        "a negative length", "a deregistered region", "a region of another PD"})
+    void inlineDataOutsideItsRegionIsEinval(final String where)
+    {
+        final Loopback.QpPair pair = loopback.pair(QpType.RC);
+        final RegisteredBuffer buffer = loopback.register(SIZE, AccessFlags.LOCAL_WRITE);
+        final RegisteredBuffer remote = loopback.register(SIZE, AccessFlags.LOCAL_WRITE);
+        pair.b().postRecv(remote.recv(1, 0, SIZE));
+        final SendWorkRequest good = buffer.send(1, 0, 8).sendFlags(SendFlags.SIGNALED | SendFlags.INLINE);
+        final SendWorkRequest bad = buffer.send(2, 0, 8).sendFlags(SendFlags.SIGNALED | SendFlags.INLINE);
+        final MemoryRegion mr = buffer.mr();
+        switch (where)
+        {
+            case "unregistered memory with lkey 0" ->
+                bad.sge(0).set(BufferUtil.address(ByteBuffer.allocateDirect(8)), 8, 0);
+            case "an address no memory is at" -> bad.sge(0).set(16, 8, mr.lkey());
+            case "beyond the end of its region" -> bad.sge(0).set(mr.address() + SIZE - 4, 8, mr.lkey());
+            case "a negative length" -> bad.sge(0).set(mr.address(), -1, mr.lkey());
+            case "a deregistered region" ->
+            {
+                final RegisteredBuffer gone = loopback.register(SIZE, AccessFlags.LOCAL_WRITE);
+                gone.mr().close();
+                bad.sge(0).set(gone.mr(), 0, 8);
+            }
+            default ->
+            {
+                final ProtectionDomain otherPd = loopback.track(loopback.context().allocPd());
+                bad.sge(0).set(loopback.register(otherPd, SIZE, AccessFlags.LOCAL_WRITE).mr(), 0, 8);
+            }
+        }
+        good.next(bad);
+
+        assertPostFails(VerbsException.EINVAL, 1, () -> pair.a().postSend(good));
+        assertSuccess(completion(pair.a().sendCq()), 1, WcOpcode.SEND);
+        Await.noCompletion(pair.a().sendCq(), 50);
     }
 
     /**

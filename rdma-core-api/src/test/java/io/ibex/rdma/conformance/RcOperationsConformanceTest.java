@@ -13,13 +13,10 @@ import io.ibex.rdma.verbs.WcFlags;
 import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
-import org.agrona.BufferUtil;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import java.nio.ByteBuffer;
 
 import static io.ibex.rdma.conformance.Await.assertSuccess;
 import static io.ibex.rdma.conformance.Await.completion;
@@ -229,21 +226,13 @@ class RcOperationsConformanceTest extends LoopbackTest
     @Test
     void inlineSendBufferMayBeReusedRightAfterThePost()
     {
-        // Inline data needs no registration: the payload lives in unregistered memory, lkey 0.
-        final ByteBuffer unregistered = ByteBuffer.allocateDirect(64);
-        for (int i = 0; i < 48; i++)
-        {
-            unregistered.put(i, (byte)(i + 1));
-        }
+        // Inline data is copied at post time: its buffer may be reused at once (it must still lie in a region).
+        local.pattern(0, 48, 1);
         responder.postRecv(remote.recv(1, 0, 64));
-        final SendWorkRequest wr = new SendWorkRequest().wrId(2).sendFlags(SendFlags.SIGNALED | SendFlags.INLINE);
-        wr.sge(0).set(BufferUtil.address(unregistered), 48, 0);
+        final SendWorkRequest wr = local.send(2, 0, 48).sendFlags(SendFlags.SIGNALED | SendFlags.INLINE);
 
         requester.postSend(wr);
-        for (int i = 0; i < 48; i++)
-        {
-            unregistered.put(i, (byte)0xff);
-        }
+        local.fill(0xff);
 
         assertSuccess(completion(requester.sendCq()), 2, WcOpcode.SEND);
         final WorkCompletion received = completion(responder.recvCq());

@@ -97,6 +97,7 @@ final class DisniMemoryRegion extends ProviderResource implements MemoryRegion
     @Override
     protected void release()
     {
+        pd.forget(this);
         try
         {
             final SVCDeregMr call = mr.deregMr();

@@ -18,6 +18,7 @@ import io.ibex.rdma.verbs.VerbsException;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * A protection domain: DiSNI's {@code allocPd} and {@code regMr}, and ibex's QPs and AHs on it. Closing it
@@ -28,6 +29,8 @@ final class DisniProtectionDomain extends ProviderResource implements Protection
     private final DisniContext context;
     private final IbvPd pd;
     private final long handle;
+    /** The open regions, for the inline check of every post: copied on (rare) change, read without a lock. */
+    private volatile DisniMemoryRegion[] regions = new DisniMemoryRegion[0];
 
     /**
      * @param context the context.
@@ -135,6 +138,40 @@ final class DisniProtectionDomain extends ProviderResource implements Protection
     }
 
     /**
+     * @param lkey a local key.
+     * @return the open region of this PD with that key, or null.
+     */
+    DisniMemoryRegion region(final int lkey)
+    {
+        for (final DisniMemoryRegion region : regions)
+        {
+            if (region.lkey() == lkey)
+            {
+                return region;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Forgets a region being deregistered.
+     */
+    synchronized void forget(final DisniMemoryRegion region)
+    {
+        final DisniMemoryRegion[] current = regions;
+        for (int i = 0; i < current.length; i++)
+        {
+            if (current[i] == region)
+            {
+                final DisniMemoryRegion[] fewer = Arrays.copyOf(current, current.length - 1);
+                System.arraycopy(current, i + 1, fewer, i, current.length - 1 - i);
+                regions = fewer;
+                return;
+            }
+        }
+    }
+
+    /**
      * DiSNI's regMr takes an int length, so a region is at most 2 GiB - 1; the kernel checks the rest (access
      * flags that need LOCAL_WRITE, memory that cannot be pinned).
      */
@@ -165,6 +202,13 @@ final class DisniProtectionDomain extends ProviderResource implements Protection
             throw DisniErrors.verbs("ibv_reg_mr of [0x" + Long.toHexString(address) + ", +" + length + "] with " +
                 AccessFlags.toString(access) + " in " + this, ex);
         }
-        return adopt(new DisniMemoryRegion(this, mr, address, length, access, buffer));
+        final DisniMemoryRegion region = adopt(new DisniMemoryRegion(this, mr, address, length, access, buffer));
+        synchronized (this)
+        {
+            final DisniMemoryRegion[] more = Arrays.copyOf(regions, regions.length + 1);
+            more[regions.length] = region;
+            regions = more;
+        }
+        return region;
     }
 }

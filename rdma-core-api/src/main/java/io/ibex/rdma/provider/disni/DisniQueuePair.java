@@ -15,6 +15,7 @@ import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.ReceiveWorkRequest;
+import io.ibex.rdma.verbs.ScatterGatherEntry;
 import io.ibex.rdma.verbs.SendFlags;
 import io.ibex.rdma.verbs.SendOpcode;
 import io.ibex.rdma.verbs.SendWorkRequest;
@@ -346,6 +347,19 @@ final class DisniQueuePair extends ProviderResource implements QueuePair
         {
             return "inline data of " + wr.totalLength() + " bytes exceeds max_inline_data=" + caps.maxInlineData() +
                 " of " + this;
+        }
+        if ((wr.sendFlags() & SendFlags.INLINE) != 0)
+        {
+            // the verbs library copies inline data from the entry's address: a wrong one would crash the JVM
+            for (int i = 0, n = wr.numSge(); i < n; i++)
+            {
+                final ScatterGatherEntry sge = wr.sge(i);
+                final String problem = ProviderChecks.inlineProblem(sge, pd.region(sge.lkey()));
+                if (problem != null)
+                {
+                    return problem + " (" + this + ")";
+                }
+            }
         }
         if (type == QpType.UD)
         {

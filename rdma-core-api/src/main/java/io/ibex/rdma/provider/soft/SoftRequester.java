@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.verbs.Gid;
 import io.ibex.rdma.verbs.Mtu;
 import io.ibex.rdma.verbs.PostException;
@@ -213,6 +214,20 @@ final class SoftRequester
         {
             throw new PostException(VerbsException.EINVAL, index, "inline data of " + wr.totalLength() +
                 " bytes exceeds max_inline_data=" + caps.maxInlineData() + " of " + qp);
+        }
+        if ((wr.sendFlags() & SendFlags.INLINE) != 0)
+        {
+            for (int i = 0, n = wr.numSge(); i < n; i++)
+            {
+                final ScatterGatherEntry sge = wr.sge(i);
+                final SoftMemoryRegion region = device.region(sge.lkey());
+                final String problem = ProviderChecks.inlineProblem(sge, region != null && region.softPd() == pd ?
+                    region : null);
+                if (problem != null)
+                {
+                    throw new PostException(VerbsException.EINVAL, index, problem + " (" + qp + ")");
+                }
+            }
         }
         if (wr.totalLength() > SoftDevice.MAX_MSG_SIZE)
         {
