@@ -18,7 +18,10 @@ public record QpCapabilities(int maxSendWr, int maxRecvWr, int maxSendSge, int m
     {
         if (maxSendWr < 0 || maxRecvWr < 0 || maxSendSge < 0 || maxRecvSge < 0 || maxInlineData < 0)
         {
-            throw new IllegalArgumentException("negative QP capability in " + this);
+            // not "+ this": the fields are not assigned yet in a compact constructor
+            throw new IllegalArgumentException("negative QP capability in max_send_wr=" + maxSendWr +
+                " max_recv_wr=" + maxRecvWr + " max_send_sge=" + maxSendSge + " max_recv_sge=" + maxRecvSge +
+                " max_inline_data=" + maxInlineData);
         }
     }
 }

@@ -234,10 +234,11 @@ final class SoftRequester
             throw new PostException(VerbsException.EINVAL, index, "message of " + wr.totalLength() +
                 " bytes exceeds max_msg_sz=" + SoftDevice.MAX_MSG_SIZE);
         }
-        if (type == QpType.UD && !(wr.ah() instanceof SoftAddressHandle))
+        if (type == QpType.UD && (!(wr.ah() instanceof SoftAddressHandle) || wr.ah().isClosed() ||
+            wr.ah().pd() != pd))
         {
             throw new PostException(VerbsException.EINVAL, index, "UD send on " + qp +
-                " needs an address handle of this provider, got " + wr.ah());
+                " needs an open address handle of " + pd + ", got " + wr.ah());
         }
         if (sqTail - sqHead >= sqCapacity)
         {

@@ -2,11 +2,13 @@ package io.ibex.rdma.provider.disni;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import com.ibm.disni.util.MemoryUtils;
 import com.ibm.disni.verbs.RdmaCm;
 import com.ibm.disni.verbs.RdmaCmId;
 import io.ibex.rdma.verbs.AccessFlags;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -457,6 +460,61 @@ class IbexNativeQpTest
                 () -> IbexNative.destroyAh(0)));
             assertEquals(QpState.RESET.value(), IbexNative.queryQpState(qp), "the QP is still usable");
         }
+    }
+
+    /**
+     * Numbers no device takes, straight to the natives (the provider's Java checks most of them first): each throws,
+     * and the device still works.
+     */
+    @Test
+    void numbersNoDeviceTakesThrow() throws Exception
+    {
+        try (NativeVerbs v = new NativeVerbs(context))
+        {
+            final long qp = v.qp(QpType.RC.value(), caps());
+            final long[] badState = new long[IbexNative.QP_ATTR_LENGTH];
+            badState[IbexNative.QP_STATE] = 99;
+            final long[] badPort = ahToSelf();
+            badPort[IbexNative.AH_PORT_NUM] = 99;
+            final long[] badGid = ahToSelf();
+            badGid[IbexNative.AH_SGID_INDEX] = 9999;
+            final List<Executable> calls = List.of(
+                () -> IbexNative.createCq(context, 0, 0, 0),
+                () -> IbexNative.createCq(context, 0, -1, 0),
+                () -> createQp(v, new int[]{1 << 30, 1, 1, 1, 0}),
+                () -> createQp(v, new int[]{-1, 1, 1, 1, 0}),
+                () -> createQp(v, new int[]{1, 1, 1 << 20, 1, 0}),
+                () -> createQp(v, new int[]{1, 1, 1, 1, 1 << 30}),
+                () -> IbexNative.createQp(0, v.pd, v.cq, v.cq, 99, caps(), false),
+                () -> IbexNative.modifyQp(qp, QpAttrMask.STATE, badState, NO_GID),
+                () -> IbexNative.queryPort(context, 0),
+                () -> IbexNative.queryPort(context, 255),
+                () -> IbexNative.queryGid(context, PORT, -1),
+                () -> IbexNative.queryGid(context, PORT, 1 << 20),
+                () -> IbexNative.createAh(v.pd, badPort, gid),
+                () -> IbexNative.createAh(v.pd, badGid, gid));
+            for (int i = 0; i < calls.size(); i++)
+            {
+                assertThrows(VerbsException.class, calls.get(i), "call " + i);
+            }
+            final ByteBuffer wcs = ByteBuffer.allocateDirect(4096);
+            final int polled;
+            try
+            {
+                polled = IbexNative.pollCq(v.cq, -1, MemoryUtils.getAddress(wcs));
+                assertEquals(0, polled, "a poll of -1 completions takes none");
+            }
+            catch (final VerbsException refused)
+            {
+                assertEquals(VerbsException.EINVAL, refused.errno(), refused.getMessage());
+            }
+            assertEquals(QpState.RESET.value(), IbexNative.queryQpState(qp), "the QP is still usable");
+        }
+    }
+
+    private static long createQp(final NativeVerbs v, final int[] caps)
+    {
+        return IbexNative.createQp(0, v.pd, v.cq, v.cq, QpType.RC.value(), caps, false);
     }
 
     private static byte[] bytes(final NativeVerbs v, final int offset, final int length)
