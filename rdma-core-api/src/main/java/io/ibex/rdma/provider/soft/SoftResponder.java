@@ -36,7 +36,6 @@ import static org.agrona.UnsafeAccess.UNSAFE;
  * {@link #UNREQUESTED_ACK_INTERVAL_NANOS}: each lone ACK costs both sides a system call, and a stream of
  * unsignaled SENDs needs none.
  * <p>
- * <p>
  * A request a peer may not make is refused as rxe refuses it, and logged with the reason: on RC with a NAK (the
  * requester's work request completes with the status {@link SoftRequester#nakStatus} gives) and this QP enters
  * ERR; on UC the message is dropped. The QP's access flags must allow the operation and an RDMA message be at most
@@ -53,6 +52,7 @@ final class SoftResponder
 
     /** The longest RDMA WRITE or READ message: IB's 2^31 bytes, which rxe checks before the rkey. */
     static final long MAX_RDMA_LENGTH = 1L << 31;
+
     /** How long an ACK may wait for a frame to carry it before it is sent alone. */
     static final long ACK_DELAY_NANOS = 5_000;
     /** The least time between two lone ACKs that no requester asked for (well below the 10 ms transport timer). */
@@ -333,6 +333,7 @@ final class SoftResponder
         if (rxOffset == length)
         {
             rxActive = false;
+            rxRegion = null; // not to keep a region that is closed later reachable
             if (opcode != OP_WRITE)
             {
                 final boolean withImm = opcode != OP_SEND;
@@ -583,6 +584,7 @@ final class SoftResponder
         }
         while (readOffset < readLength);
         readActive = false;
+        readRegion = null;
         return true;
     }
 
@@ -812,6 +814,8 @@ final class SoftResponder
         }
         rxActive = false;
         readActive = false;
+        rxRegion = null;
+        readRegion = null;
         ackOwed = false;
     }
 
@@ -820,6 +824,8 @@ final class SoftResponder
         rqHead = rqTail = 0;
         rxActive = false;
         readActive = false;
+        rxRegion = null;
+        readRegion = null;
         ackOwed = false;
     }
 }
