@@ -147,9 +147,14 @@ class MisuseConformanceTest extends LoopbackTest
         assertEquals(0, cq.poll(wcs), "the CQ still polls");
     }
 
+    /**
+     * Creates an RC QP with the capabilities on a CQ of {@link Loopback#DEPTH} (not one sized by them, which would
+     * fail first, or take long to make).
+     */
     private void qp(final int sendWr, final int recvWr, final int sge, final int inline)
     {
-        loopback.qp(QpType.RC, new QpCapabilities(sendWr, recvWr, sge, sge, inline), false);
+        final CompletionQueue cq = loopback.cq(Loopback.DEPTH);
+        loopback.qp(new QpInitAttr(QpType.RC, cq, cq, new QpCapabilities(sendWr, recvWr, sge, sge, inline), false));
     }
 
     /**
