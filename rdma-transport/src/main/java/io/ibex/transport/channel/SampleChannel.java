@@ -203,8 +203,10 @@ public final class SampleChannel implements AutoCloseable
      * is not taken stays in the batch. Writer thread only; allocates nothing.
      *
      * @param batch claimed samples.
-     * @return how many samples were taken, 0 when no peer is connected.
-     * @throws ChannelException if the provider refused the post or the send path failed.
+     * @return how many samples were taken, 0 when no peer is connected, including from the moment a send
+     *     completed with an error (a dead peer's RETRY_EXC_ERR): the connection is lost then, and {@link #state()}
+     *     leaves CONNECTED as soon as the connection manager has dropped it.
+     * @throws ChannelException if the provider refused the post or the channel failed ({@link #failure()}).
      */
     public int write(final SampleBatch batch)
     {

@@ -114,7 +114,8 @@ final class SendPath extends DataPath
     /**
      * Posts samples from the front of the batch: as many as fit out.vectorize, the send queue and a connection.
      *
-     * @return how many were taken (0 with no connection: the samples stay in the batch).
+     * @return how many were taken (0 with no connection, or one a failed completion broke and the connection
+     *     manager is about to drop: the samples stay in the batch).
      */
     int write(final SampleBatch batch)
     {
@@ -126,13 +127,9 @@ final class SendPath extends DataPath
                 return 0;
             }
             batch.requireFrom(pool, "write");
-            if (failure != null)
+            if (connection == null || shutDown || failure != null)
             {
-                throw new ChannelException("the send path failed: " + failure);
-            }
-            if (connection == null || shutDown)
-            {
-                return 0;
+                return 0; // a failed connection is the connection manager's to drop: as if it were gone already
             }
             final int offered = Math.min(batch.size(), vectorize);
             if (depth - (int)(posted - retired) < offered)
