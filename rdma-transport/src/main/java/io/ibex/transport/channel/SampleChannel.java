@@ -9,6 +9,7 @@ import io.ibex.rdma.verbs.CompletionChannel;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.ProtectionDomain;
+import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.PollMode;
 import io.ibex.transport.config.TransportMode;
@@ -362,6 +363,13 @@ public final class SampleChannel implements AutoCloseable
     public ChannelStats stats()
     {
         return stats;
+    }
+
+    /** @return the queue pair of the connection samples are written to now, or null: for tests that break it. */
+    QueuePair sendingQueuePair()
+    {
+        final Running current = running;
+        return current != null ? current.send.queuePair() : null;
     }
 
     /** @return the clock ts.received comes from (epoch nanoseconds), for stamping ts.origin the same way. */

@@ -2,6 +2,7 @@ package io.ibex.transport.channel;
 
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.PostException;
+import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.SendFlags;
 import io.ibex.rdma.verbs.SendOpcode;
 import io.ibex.rdma.verbs.SendWorkRequest;
@@ -74,6 +75,20 @@ final class SendPath extends DataPath
     SamplePool pool()
     {
         return pool;
+    }
+
+    /** @return the queue pair samples are posted on now, or null. */
+    QueuePair queuePair()
+    {
+        lock.lock();
+        try
+        {
+            return connection != null ? connection.qp() : null;
+        }
+        finally
+        {
+            lock.unlock();
+        }
     }
 
     /** Fills the batch with up to {@code count} free samples, initialised from the signal list. */
