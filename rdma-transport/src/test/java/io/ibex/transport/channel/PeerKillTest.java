@@ -9,8 +9,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -262,14 +267,20 @@ class PeerKillTest
         Peer(final List<String> args) throws IOException
         {
             final List<String> command = new ArrayList<>(List.of(
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                System.getProperty("java.class.path")));
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath()));
+            for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
+            {
+                if (!argument.startsWith("-javaagent") && !argument.startsWith("-agent"))
+                {
+                    command.add(argument); // --add-exports, -Djava.library.path, ... as this JVM has them
+                }
+            }
             for (final Map.Entry<Object, Object> property : System.getProperties().entrySet())
             {
                 final String key = property.getKey().toString();
-                if (key.startsWith("ibex.") || key.equals("java.library.path") || key.startsWith("org.slf4j."))
+                if (key.startsWith("ibex.") || key.startsWith("org.slf4j."))
                 {
-                    command.add("-D" + key + "=" + property.getValue());
+                    command.add("-D" + key + "=" + property.getValue()); // also those the test runner set
                 }
             }
             command.add(ChannelPeerProcess.class.getName());
@@ -278,6 +289,30 @@ class PeerKillTest
             final Thread lines = new Thread(this::readLines, "peer-lines");
             lines.setDaemon(true);
             lines.start();
+        }
+
+        /**
+         * @return this JVM's class path, with what the test's class loader adds (JUnit's console launcher, as the
+         *     Soft-RoCE guest runs it, loads the tests from its own {@code -cp}).
+         */
+        private static String classPath()
+        {
+            final StringBuilder path = new StringBuilder(System.getProperty("java.class.path"));
+            if (PeerKillTest.class.getClassLoader() instanceof URLClassLoader loader)
+            {
+                for (final URL url : loader.getURLs())
+                {
+                    try
+                    {
+                        path.append(File.pathSeparatorChar).append(Paths.get(url.toURI()));
+                    }
+                    catch (final URISyntaxException ex)
+                    {
+                        throw new IllegalStateException("a class path entry that is no file: " + url, ex);
+                    }
+                }
+            }
+            return path.toString();
         }
 
         void awaitOpen() throws InterruptedException
