@@ -10,12 +10,13 @@ import io.ibex.transport.sample.Sample;
 import io.ibex.transport.stats.Counter;
 import io.ibex.transport.stats.Metric;
 import io.ibex.transport.stats.MetricSnapshot;
-import io.ibex.transport.stats.StatsSnapshot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -53,18 +54,22 @@ class SoftFaultsChannelTest
         SoftProvider.injectFaults(null);
     }
 
-    @Test
-    void udLossIsCountedExactly() throws Exception
+    /** UD loses datagrams (a truncated one is dropped by the device), UC the messages a lost frame belonged to. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "UD | drop:0.05,truncate:0.03,seed:11,on:ud",
+        "UC | drop:0.05,seed:23,on:links"})
+    void lossIsCountedExactlyAndTheStreamGoesOn(final TransportMode mode, final String spec) throws Exception
     {
-        try (ChannelPair pair = pair(TransportMode.UD))
+        try (ChannelPair pair = pair(mode))
         {
-            final SoftFaults faults = SoftProvider.injectFaults("drop:0.05,truncate:0.03,seed:11,on:ud");
+            final SoftFaults faults = SoftProvider.injectFaults(spec);
             final long received = sendOneByOne(pair, faults);
             final long lost = faults.count(Fault.DROP) + faults.count(Fault.TRUNCATE);
-            assertTrue(faults.count(Fault.DROP) > 0 && faults.count(Fault.TRUNCATE) > 0, "faults were injected");
-            assertEquals(SAMPLES + 1 - lost, received);
-            final StatsSnapshot stats = pair.target.stats().snapshot();
-            assertEquals(lost, stats.metric(Metric.SKIPPED).sum(), "skipped counts every sample lost");
+            assertTrue(lost > 0, "faults were injected");
+            assertEquals(SAMPLES + 1 - lost, received, "the samples lost, and only those, are missing");
+            assertEquals(lost, pair.target.stats().snapshot().metric(Metric.SKIPPED).sum(),
+                "skipped counts every sample lost");
             assertEquals(0, pair.target.stats().get(Counter.INVALID), "a truncated datagram never reaches the channel");
         }
     }
@@ -84,20 +89,6 @@ class SoftFaultsChannelTest
             // Sent one by one, a sample held back arrives right after the next: one step back by 1 each.
             assertEquals(reordered, steps.histogram().getCountAtValue(1), "steps back by one");
             assertEquals(duplicated, steps.histogram().getCountAtValue(0), "repeated sequence numbers");
-        }
-    }
-
-    @Test
-    void ucLossIsCountedExactlyAndTheStreamGoesOn() throws Exception
-    {
-        try (ChannelPair pair = pair(TransportMode.UC))
-        {
-            final SoftFaults faults = SoftProvider.injectFaults("drop:0.05,seed:23,on:links");
-            final long received = sendOneByOne(pair, faults);
-            final long lost = faults.count(Fault.DROP);
-            assertTrue(lost > 0, "faults were injected");
-            assertEquals(SAMPLES + 1 - lost, received, "UC drops the messages it lost, and only those");
-            assertEquals(lost, pair.target.stats().snapshot().metric(Metric.SKIPPED).sum());
         }
     }
 
