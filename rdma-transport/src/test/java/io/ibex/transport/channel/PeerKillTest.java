@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import static io.ibex.transport.channel.ChannelPair.awaitConnected;
 import static io.ibex.transport.channel.TestChannels.WAIT_MILLIS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -73,7 +72,7 @@ class PeerKillTest
         try (SampleChannel source = SampleChannel.open(TestChannels.source("source", TransportMode.RC, sourcePort,
             targetPort, PeerKillTest::tweak)))
         {
-            awaitConnected(source);
+            awaitConnectedToPeer(source);
             final int liveConnected = TestChannels.liveResources();
             final Writer writer = new Writer(source);
             while (first.received() < FIRST_RUN)
@@ -89,7 +88,7 @@ class PeerKillTest
             awaitLive(liveConnected - 1, "the lost connection's queue pair is freed");
 
             final Peer second = peer("target", TransportMode.RC, targetPort);
-            awaitConnected(source);
+            awaitConnectedToPeer(source);
             while (writer.taken < sentBefore + SECOND_RUN)
             {
                 writer.step();
@@ -116,7 +115,7 @@ class PeerKillTest
             PeerKillTest::tweak)))
         {
             final Peer first = peer("source", TransportMode.RC, sourcePort, targetPort);
-            awaitConnected(target);
+            awaitConnectedToPeer(target);
             final int liveConnected = TestChannels.liveResources();
             final Reader reader = new Reader(target);
             while (reader.next < FIRST_RUN)
@@ -134,7 +133,7 @@ class PeerKillTest
             assertEquals(fromFirst, target.stats().get(Counter.RECEIVED));
 
             peer("source", TransportMode.RC, sourcePort, targetPort);
-            awaitConnected(target);
+            awaitConnectedToPeer(target);
             reader.next = 0; // the next source starts again at sequence 0
             while (reader.next < FIRST_RUN)
             {
@@ -156,6 +155,12 @@ class PeerKillTest
         peers.add(peer);
         peer.awaitOpen();
         return peer;
+    }
+
+    /** Waits for a connection with a peer process, which may be slow to answer while its JVM warms up. */
+    private static void awaitConnectedToPeer(final SampleChannel channel) throws InterruptedException
+    {
+        assertTrue(channel.awaitConnected(START_WAIT_MILLIS, TimeUnit.MILLISECONDS), channel + " did not connect");
     }
 
     /**
@@ -329,7 +334,7 @@ class PeerKillTest
             return path.toString();
         }
 
-        /** Waits for the peer's channel: a JVM's start is slow under emulation (the Soft-RoCE guest), so longer. */
+        /** Waits for the peer's channel: a JVM starts slowly under emulation (the Soft-RoCE guest), so longer. */
         void awaitOpen() throws InterruptedException
         {
             final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_WAIT_MILLIS);
