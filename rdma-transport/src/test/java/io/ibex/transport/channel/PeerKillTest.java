@@ -171,6 +171,7 @@ class PeerKillTest
         throws InterruptedException
     {
         final long killed = peer.kill();
+        data.longestNanos = 0; // from the kill on: a slow step while streaming (JIT, GC, a loaded guest) is no hang
         while (survivor.state() == ChannelState.CONNECTED)
         {
             data.step();
@@ -178,8 +179,8 @@ class PeerKillTest
                 survivor + " never noticed its peer's death");
         }
         final long detectedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
-        System.out.printf("%s: the peer's death detected after %d ms, longest %s %d us%n", survivor, detectedMillis,
-            data.what, data.longestNanos / 1000);
+        System.out.printf("%s: the peer's death detected after %d ms, longest %s since the kill %d us%n", survivor,
+            detectedMillis, data.what, data.longestNanos / 1000);
         assertTrue(detectedMillis < DETECTION_LIMIT_MILLIS, "detected after " + detectedMillis + " ms");
         assertTrue(data.longestNanos < TimeUnit.MILLISECONDS.toNanos(DETECTION_LIMIT_MILLIS),
             "a " + data.what + " blocked for " + data.longestNanos / 1000 + " us");
