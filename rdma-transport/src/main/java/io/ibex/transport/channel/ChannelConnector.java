@@ -5,6 +5,8 @@ import io.ibex.rdma.cm.CmId;
 import io.ibex.rdma.cm.ConnParam;
 import io.ibex.rdma.cm.EventChannel;
 import io.ibex.rdma.cm.PortSpace;
+import io.ibex.rdma.verbs.AsyncEvent;
+import io.ibex.rdma.verbs.AsyncEventType;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.rdma.verbs.QpAttr;
@@ -23,6 +25,8 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -68,6 +72,8 @@ final class ChannelConnector implements Runnable
     private final QpType qpType;
     /** The id bindFirst bound: a source connects with it, a target listens on it. */
     private final CmId first;
+    /** The device's asynchronous events about this channel's CQs and QPs ({@link AsyncEvents}). */
+    private final Queue<AsyncEvent> asyncEvents = new ConcurrentLinkedQueue<>();
     private volatile boolean running = true;
     private CmId connecting;
     private volatile CmId listening;
@@ -96,6 +102,8 @@ final class ChannelConnector implements Runnable
         this.qpType = qpType(config.mode());
         this.backoffNanos = config.reconnectMinDelay().toNanos();
         this.first = first;
+        AsyncEvents.own(sendCq, asyncEvents);
+        AsyncEvents.own(receiveCq, asyncEvents);
         if (!config.isSource())
         {
             listen(first); // before start returns: a source opened next finds the target listening, not a refusal
@@ -141,12 +149,13 @@ final class ChannelConnector implements Runnable
                     retryAtNanos = 0;
                     retry();
                 }
-                checkDataPaths();
                 final CmEvent event = events.getEvent(EVENT_WAIT_MILLIS);
                 if (event != null)
                 {
                     handleOrRecover(event);
                 }
+                checkDataPaths(); // after the events: a peer's disconnect puts the QP in ERR, and is no failure
+                checkAsyncEvents();
             }
         }
         catch (final RuntimeException ex)
@@ -160,6 +169,8 @@ final class ChannelConnector implements Runnable
         finally
         {
             closeAll();
+            AsyncEvents.disown(sendCq);
+            AsyncEvents.disown(receiveCq);
         }
     }
 
@@ -461,7 +472,10 @@ final class ChannelConnector implements Runnable
         }
     }
 
-    /** Tears down connections whose data path saw a fatal completion: the peer broke the protocol. */
+    /**
+     * Tears down connections whose data path saw a fatal completion (the peer broke the protocol, or died) or
+     * whose queue pair is in ERR.
+     */
     private void checkDataPaths()
     {
         final String receiveFailure = receiving != null ? receivePath.failure() : null;
@@ -469,16 +483,69 @@ final class ChannelConnector implements Runnable
         final Connection broken = receiveFailure != null ? receiving : sendFailure != null ? sending : null;
         if (broken != null)
         {
-            LOG.warn("{}: dropping {}: {}", config.name(), broken, receiveFailure != null ? receiveFailure :
-                sendFailure);
-            disconnectQuietly(broken);
-            tearDown(broken);
-            if (broken.outgoing() && config.reconnect())
+            drop(broken, receiveFailure != null ? receiveFailure : sendFailure);
+            return;
+        }
+        // A QP that went to ERR with nothing in flight (moved there, a fatal error) completes nothing that says so.
+        final Connection inError = inError(sending) ? sending : inError(receiving) ? receiving : null;
+        if (inError != null)
+        {
+            drop(inError, "its queue pair is in the error state");
+        }
+    }
+
+    /**
+     * Handles the device's asynchronous events about this channel: a completion queue that overran has lost
+     * completions and cannot be trusted, which fails the channel; a queue pair's fatal error drops its connection.
+     */
+    private void checkAsyncEvents()
+    {
+        AsyncEvents.poll(pd.context());
+        for (AsyncEvent event = asyncEvents.poll(); event != null; event = asyncEvents.poll())
+        {
+            if (event.type() == AsyncEventType.CQ_ERR && event.cq() != null)
             {
-                retryLater("the connection broke");
+                final String reason = overran(event.cq() == receiveCq);
+                listener.failed(reason);
+                running = false; // every connection is torn down on the way out; the channel waits to be stopped
+                return;
+            }
+            final Connection broken = event.qp() != null ? find(event.qp()) : null;
+            if (broken != null && (event.type() == AsyncEventType.QP_FATAL ||
+                event.type() == AsyncEventType.QP_REQ_ERR || event.type() == AsyncEventType.QP_ACCESS_ERR))
+            {
+                drop(broken, "the device reported " + event.type() + " for its queue pair");
             }
         }
     }
+
+    private String overran(final boolean receive)
+    {
+        final CompletionQueue cq = receive ? receiveCq : sendCq;
+        return (receive ? "the receive" : "the send") + " completion queue overran: more completions than its " +
+            cq.cqe() + " entries (" + (receive ? "in.cq_size = " + config.inCqSize() : "out.cq_size = " +
+            config.outCqSize()) + "), so completions were lost; it must hold " + (receive ?
+            "every receive kept posted (in.max_wrs - in.buffer_subtraction), which a disconnect flushes into it" :
+            "every send in flight (out.max_wrs), which a disconnect flushes into it, signaled or not");
+    }
+
+    private static boolean inError(final Connection connection)
+    {
+        return connection != null && connection.qp().state() == QpState.ERR;
+    }
+
+    /** Drops a connection that broke (its data path or the device said so); a source tries again. */
+    private void drop(final Connection broken, final String why)
+    {
+        LOG.warn("{}: dropping {}: {}", config.name(), broken, why);
+        disconnectQuietly(broken);
+        tearDown(broken);
+        if (broken.outgoing() && config.reconnect())
+        {
+            retryLater("the connection broke");
+        }
+    }
+
 
     private void retryLater(final String why)
     {
@@ -487,12 +554,12 @@ final class ChannelConnector implements Runnable
         backoffNanos = Math.min(backoffNanos * 2, config.reconnectMaxDelay().toNanos());
     }
 
-    /** @return the connection of an id, or null. */
-    private Connection find(final CmId id)
+    /** @return the connection of an id or a queue pair, or null. */
+    private Connection find(final Object idOrQp)
     {
         for (final Connection connection : new Connection[] {sending, receiving, requested, accepted})
         {
-            if (connection != null && connection.id() == id)
+            if (connection != null && (connection.id() == idOrQp || connection.qp() == idOrQp))
             {
                 return connection;
             }
@@ -521,7 +588,9 @@ final class ChannelConnector implements Runnable
     {
         try
         {
-            return newConnection(id, outgoing);
+            final Connection connection = newConnection(id, outgoing);
+            AsyncEvents.own(connection.qp(), asyncEvents);
+            return connection;
         }
         catch (final RuntimeException ex)
         {
@@ -614,6 +683,7 @@ final class ChannelConnector implements Runnable
             toError(connection);
             sendPath.awaitFlushed(FLUSH_WAIT_NANOS);
         }
+        AsyncEvents.disown(connection.qp());
         connection.close();
         if (wasSending)
         {

@@ -10,6 +10,7 @@ import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.ProtectionDomain;
+import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.PollMode;
 import io.ibex.transport.config.TransportMode;
@@ -204,8 +205,10 @@ public final class SampleChannel implements AutoCloseable
      * is not taken stays in the batch. Writer thread only; allocates nothing.
      *
      * @param batch claimed samples.
-     * @return how many samples were taken, 0 when no peer is connected.
-     * @throws ChannelException if the provider refused the post or the send path failed.
+     * @return how many samples were taken, 0 when no peer is connected, including from the moment a send
+     *     completed with an error (a dead peer's RETRY_EXC_ERR): the connection is lost then, and {@link #state()}
+     *     leaves CONNECTED as soon as the connection manager has dropped it.
+     * @throws ChannelException if the provider refused the post or the channel failed ({@link #failure()}).
      */
     public int write(final SampleBatch batch)
     {
@@ -369,6 +372,13 @@ public final class SampleChannel implements AutoCloseable
     public ChannelStats stats()
     {
         return stats;
+    }
+
+    /** @return the queue pair of the connection samples are written to now, or null: for tests that break it. */
+    QueuePair sendingQueuePair()
+    {
+        final Running current = running;
+        return current != null ? current.send.queuePair() : null;
     }
 
     /** @return the clock ts.received comes from (epoch nanoseconds), for stamping ts.origin the same way. */

@@ -2,6 +2,7 @@ package io.ibex.transport.channel;
 
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.PostException;
+import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.SendFlags;
 import io.ibex.rdma.verbs.SendOpcode;
 import io.ibex.rdma.verbs.SendWorkRequest;
@@ -76,6 +77,20 @@ final class SendPath extends DataPath
         return pool;
     }
 
+    /** @return the queue pair samples are posted on now, or null. */
+    QueuePair queuePair()
+    {
+        lock.lock();
+        try
+        {
+            return connection != null ? connection.qp() : null;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
     /** Fills the batch with up to {@code count} free samples, initialised from the signal list. */
     int claim(final SampleBatch batch, final int count)
     {
@@ -114,7 +129,8 @@ final class SendPath extends DataPath
     /**
      * Posts samples from the front of the batch: as many as fit out.vectorize, the send queue and a connection.
      *
-     * @return how many were taken (0 with no connection: the samples stay in the batch).
+     * @return how many were taken (0 with no connection, or one a failed completion broke and the connection
+     *     manager is about to drop: the samples stay in the batch).
      */
     int write(final SampleBatch batch)
     {
@@ -126,13 +142,9 @@ final class SendPath extends DataPath
                 return 0;
             }
             batch.requireFrom(pool, "write");
-            if (failure != null)
+            if (connection == null || shutDown || failure != null)
             {
-                throw new ChannelException("the send path failed: " + failure);
-            }
-            if (connection == null || shutDown)
-            {
-                return 0;
+                return 0; // a failed connection is the connection manager's to drop: as if it were gone already
             }
             final int offered = Math.min(batch.size(), vectorize);
             if (depth - (int)(posted - retired) < offered)

@@ -74,6 +74,12 @@ final class SoftDevice implements Device
     private final ByteBuffer udpRxBuffer;
     private volatile long lastAppUdpDrive;
     private final SoftProgressAgent progress;
+    private volatile SoftFaults faults = SoftFaults.fromSystemProperty();
+    /** A datagram the faults hold back (reorder, delay), while {@link #holding}; guarded by the UDP lock. */
+    private ByteBuffer heldDatagram;
+    private boolean holding;
+    /** When the held datagram is due, or 0: after the next datagram (reorder). */
+    private long heldUntil;
 
     SoftDevice()
     {
@@ -391,7 +397,20 @@ final class SoftDevice implements Device
                 }
                 udpRxBuffer.flip();
                 count++;
-                deliverDatagram(udpRxBuffer);
+                final SoftFaults injected = faults;
+                if (injected == null)
+                {
+                    deliverDatagram(udpRxBuffer);
+                }
+                else
+                {
+                    injectFault(injected, udpRxBuffer);
+                }
+            }
+            if (holding && (faults == null || heldUntil != 0 && System.nanoTime() - heldUntil >= 0))
+            {
+                releaseHeldDatagram();
+                count++;
             }
             return count;
         }
@@ -404,6 +423,63 @@ final class SoftDevice implements Device
         {
             udpLock.unlock();
         }
+    }
+
+    /** @param injected the faults to inject into arriving datagrams and frames from now on, or null for none. */
+    void faults(final SoftFaults injected)
+    {
+        faults = injected;
+    }
+
+    /** @return the faults injected into arriving datagrams and frames, or null. */
+    SoftFaults faults()
+    {
+        return faults;
+    }
+
+    /** Delivers a datagram as the faults say (the UDP lock is held). */
+    private void injectFault(final SoftFaults injected, final ByteBuffer datagram)
+    {
+        final boolean heldForThis = holding && heldUntil == 0;
+        switch (injected.next(true, !holding))
+        {
+            case DROP -> LOG.debug("soft device {}: fault injection dropped a datagram", NAME);
+            case DUPLICATE ->
+            {
+                deliverDatagram(datagram);
+                deliverDatagram(datagram);
+            }
+            case REORDER -> holdDatagram(datagram, 0);
+            case DELAY -> holdDatagram(datagram, System.nanoTime() + injected.delayNanos() | 1);
+            case TRUNCATE ->
+            {
+                datagram.limit(datagram.limit() / 2);
+                deliverDatagram(datagram);
+            }
+            default -> deliverDatagram(datagram);
+        }
+        if (heldForThis)
+        {
+            releaseHeldDatagram();
+        }
+    }
+
+    private void holdDatagram(final ByteBuffer datagram, final long until)
+    {
+        if (heldDatagram == null)
+        {
+            heldDatagram = ByteBuffer.allocateDirect(udpRxBuffer.capacity()).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        heldDatagram.clear();
+        heldDatagram.put(datagram).flip();
+        holding = true;
+        heldUntil = until;
+    }
+
+    private void releaseHeldDatagram()
+    {
+        holding = false;
+        deliverDatagram(heldDatagram);
     }
 
     boolean udpIdleSince(final long now, final long idleNanos)

@@ -109,6 +109,14 @@ public final class SoftFrameDescriptor
     public static final int PSN_OFFSET = 4;
     /** A PSN is 24 bits: PSN arithmetic wraps with this mask. */
     public static final int PSN_MASK = 0xffffff;
+
+    /**
+     * @return {@code a - b} in the 24-bit PSN space, as a signed distance: positive when {@code a} is after {@code b}.
+     */
+    static int psnDelta(final int a, final int b)
+    {
+        return ((a - b) << 8) >> 8;
+    }
     /** Offset of the ACK PSN. */
     public static final int ACK_PSN_OFFSET = 8;
     /** Offset of the segment length. */

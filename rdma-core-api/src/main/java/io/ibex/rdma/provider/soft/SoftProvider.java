@@ -48,6 +48,21 @@ public final class SoftProvider implements RdmaProvider
         return LIVE.get();
     }
 
+    /**
+     * Injects faults into what the device receives from now on (UD datagrams, RC and UC frames), as
+     * {@code -Dibex.soft.faults} does at start; for tests.
+     *
+     * @param spec the faults ({@link SoftFaults}), or null for none.
+     * @return the injector, which counts the faults it made; null for none.
+     * @throws IllegalArgumentException naming what is wrong in the spec.
+     */
+    public static SoftFaults injectFaults(final String spec)
+    {
+        final SoftFaults faults = spec == null ? null : SoftFaults.parse(spec);
+        device().faults(faults);
+        return faults;
+    }
+
     @Override
     public String name()
     {

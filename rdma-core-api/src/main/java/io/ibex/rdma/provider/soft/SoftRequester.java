@@ -697,9 +697,4 @@ final class SoftRequester
         outstandingReads = 0;
         rnrDeadline = 0;
     }
-
-    private static int psnDelta(final int a, final int b)
-    {
-        return ((a - b) << 8) >> 8;
-    }
 }

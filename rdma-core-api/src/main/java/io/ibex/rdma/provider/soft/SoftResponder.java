@@ -100,6 +100,13 @@ final class SoftResponder
     private SoftMemoryRegion checkedRegion;
     private String refusal;
     private final UnsafeBuffer atomicView = new UnsafeBuffer(0, 0);
+    /** A frame the injected faults hold back until the next one has been handled. */
+    private ByteBuffer heldFrame;
+    private long heldFrameAddress;
+    private int heldSegment;
+    private boolean holdingFrame;
+    /** While not 0, the injected faults delay the frame at the head of the stream until this time. */
+    private long stallUntil;
 
     // UD: the global route header that precedes every datagram's payload in the receive buffer
     private final ByteBuffer grh;
@@ -219,11 +226,19 @@ final class SoftResponder
                 socketMayHaveMore = link.rxFull();
                 continue;
             }
-            if (!link.ensureTxRoom(HEADER_LENGTH))
+            final SoftFaults faults = device.faults();
+            if (!link.ensureTxRoom(faults == null ? HEADER_LENGTH : 3 * HEADER_LENGTH))
             {
-                break; // room for the ACK, NAK or atomic response this frame may need
+                break; // room for the ACK, NAK or atomic response this frame may need (or three, with faults)
             }
-            processFrame(link, rx, at, segment, now);
+            if (faults == null && !holdingFrame && stallUntil == 0)
+            {
+                processFrame(link, rx, link.rxAddress(), at, segment, now);
+            }
+            else if (!injectFault(faults, link, rx, at, segment, now))
+            {
+                break; // the stream stalls behind a delayed frame
+            }
             if (qp.link != null)
             {
                 link.consume(HEADER_LENGTH + segment);
@@ -233,7 +248,78 @@ final class SoftResponder
         return work;
     }
 
-    private void processFrame(final SoftLink link, final ByteBuffer rx, final int at, final int segment, final long now)
+    /**
+     * Handles a frame as the injected faults say: drops, duplicates, holds back until after the next frame, stalls
+     * the stream for the delay, or cuts its payload in half. With the faults gone (null), what they still hold
+     * back comes out as it would have.
+     *
+     * @return false while the stream stalls behind this frame (it stays unread), else true (consume it).
+     */
+    private boolean injectFault(
+        final SoftFaults faults, final SoftLink link, final ByteBuffer rx, final int at, final int segment,
+        final long now)
+    {
+        final long rxAddress = link.rxAddress();
+        if (stallUntil != 0)
+        {
+            if (now - stallUntil < 0)
+            {
+                return false;
+            }
+            stallUntil = 0;
+            processFrame(link, rx, rxAddress, at, segment, now); // the delayed frame, due now
+            return true;
+        }
+        final boolean heldForThis = holdingFrame;
+        switch (faults == null ? SoftFaults.Fault.NONE : faults.next(false, !holdingFrame))
+        {
+            case DROP ->
+            {
+                // lost
+            }
+            case DUPLICATE ->
+            {
+                processFrame(link, rx, rxAddress, at, segment, now);
+                if (qp.link == link)
+                {
+                    processFrame(link, rx, rxAddress, at, segment, now);
+                }
+            }
+            case REORDER ->
+            {
+                if (heldFrame == null)
+                {
+                    heldFrame = ByteBuffer.allocateDirect(MAX_FRAME_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+                    heldFrameAddress = BufferUtil.address(heldFrame);
+                }
+                UNSAFE.copyMemory(rxAddress + at, heldFrameAddress, HEADER_LENGTH + segment);
+                heldSegment = segment;
+                holdingFrame = true;
+            }
+            case DELAY ->
+            {
+                stallUntil = now + faults.delayNanos() | 1;
+                return false;
+            }
+            case TRUNCATE ->
+            {
+                if (segment > 0)
+                {
+                    processFrame(link, rx, rxAddress, at, segment / 2, now);
+                }
+            }
+            default -> processFrame(link, rx, rxAddress, at, segment, now);
+        }
+        if (heldForThis && qp.link == link)
+        {
+            holdingFrame = false;
+            processFrame(link, heldFrame, heldFrameAddress, 0, heldSegment, now);
+        }
+        return true;
+    }
+
+    private void processFrame(
+        final SoftLink link, final ByteBuffer rx, final long rxAddress, final int at, final int segment, final long now)
     {
         final byte opcode = rx.get(at + OPCODE_OFFSET);
         final int psn = rx.getInt(at + PSN_OFFSET);
@@ -253,7 +339,7 @@ final class SoftResponder
         {
             requester.acknowledge(ackPsn, now);
         }
-        final long payloadAddress = link.rxAddress() + at + HEADER_LENGTH;
+        final long payloadAddress = rxAddress + at + HEADER_LENGTH;
         if (SoftFrameDescriptor.isRequest(opcode))
         {
             handleRequest(link, rx, at, opcode, psn, segment, offset, length, payloadAddress, now);
@@ -272,7 +358,7 @@ final class SoftResponder
                 requester.handleReadResponse(psn, segment, offset, length, payloadAddress);
                 break;
             default:
-                requester.handleAtomicResponse(psn, link.rxAddress() + at + COMPARE_ADD_OFFSET);
+                requester.handleAtomicResponse(psn, rxAddress + at + COMPARE_ADD_OFFSET);
                 break;
         }
         if (qp.state != QpState.ERR)
@@ -295,10 +381,12 @@ final class SoftResponder
     {
         if (offset == 0)
         {
-            if (psn != expectedPsn)
+            if (psn != expectedPsn && (type == QpType.RC || psnDelta(psn, expectedPsn) < 0))
             {
-                return; // after an RNR NAK: drop until the NAKed message is sent again
+                return; // RC: after an RNR NAK, until the NAKed message comes again, or lost frames; a duplicate
             }
+            expectedPsn = psn; // UC: messages were lost (a partial one is dropped), this one starts afresh
+            rxActive = false;
             if (!beginRequest(link, rx, at, opcode, psn, length))
             {
                 return;
