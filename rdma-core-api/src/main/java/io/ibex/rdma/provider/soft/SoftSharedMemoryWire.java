@@ -7,10 +7,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
@@ -35,6 +37,8 @@ final class SoftSharedMemoryWire implements SoftWire
     private static final int SOCKET = 2;
     /** Tending reads the connection (a system call): once a millisecond is enough for a 500 ms timeout. */
     private static final long TEND_INTERVAL_NANOS = 1_000_000L;
+    /** {@link #processState} of a process that does not exist. */
+    static final char GONE = '-';
 
     private final SoftSocketWire socket;
     private final boolean connecting;
@@ -61,6 +65,7 @@ final class SoftSharedMemoryWire implements SoftWire
     private long tendedNanos;
     private long peerHeartbeat;
     private long peerHeartbeatSeenNanos;
+    private long peerPid; // set before the mode turns SHARED, which publishes it
 
     private SoftSharedMemoryWire(
         final SoftSocketWire socket, final boolean connecting, final Path file, final MappedByteBuffer mapping,
@@ -159,7 +164,9 @@ final class SoftSharedMemoryWire implements SoftWire
         header.putLong(SoftSharedMemoryDescriptor.ACCEPTOR_PID_OFFSET, ProcessHandle.current().pid());
         header.putIntVolatile(SoftSharedMemoryDescriptor.STATE_OFFSET, SoftSharedMemoryDescriptor.STATE_ACCEPTED);
         Files.deleteIfExists(file);
-        return new SoftSharedMemoryWire(socket, false, null, mapping, null, SHARED);
+        final SoftSharedMemoryWire wire = new SoftSharedMemoryWire(socket, false, null, mapping, null, SHARED);
+        wire.peerPid = pid;
+        return wire;
     }
 
     @Override
@@ -261,6 +268,7 @@ final class SoftSharedMemoryWire implements SoftWire
                 throw new IOException(socket.peer() + " accepted the shared-memory offer but the file's state is " +
                     state + ", not accepted (" + SoftSharedMemoryDescriptor.STATE_ACCEPTED + ")");
             }
+            peerPid = header.getLong(SoftSharedMemoryDescriptor.ACCEPTOR_PID_OFFSET);
             mode = SHARED;
             return true;
         }
@@ -340,8 +348,10 @@ final class SoftSharedMemoryWire implements SoftWire
     }
 
     /**
-     * The progress thread's care, every duty cycle: advances this side's heartbeat, and declares the peer gone when
-     * its connection ended or its heartbeat stood still for {@link SoftSharedMemoryDescriptor#HEARTBEAT_TIMEOUT_NANOS}.
+     * The progress thread's care, every duty cycle (at most once a millisecond): advances this side's heartbeat, and
+     * declares the peer gone when its connection ended, or its heartbeat stood still for
+     * {@link SoftSharedMemoryDescriptor#HEARTBEAT_TIMEOUT_NANOS} and its process has ended or is stopped (see
+     * {@link #checkPeerProcess}).
      * Unmaps the file once the wire no longer needs it (the thread that owns the link has let go of it then). The
      * progress thread drives its QPs right after, so one it drives learns of a peer gone in the same duty cycle.
      *
@@ -375,8 +385,7 @@ final class SoftSharedMemoryWire implements SoftWire
             }
             else if (now - peerHeartbeatSeenNanos > SoftSharedMemoryDescriptor.HEARTBEAT_TIMEOUT_NANOS)
             {
-                peerGone = "its heartbeat stood still for " +
-                    TimeUnit.NANOSECONDS.toMillis(now - peerHeartbeatSeenNanos) + " ms";
+                checkPeerProcess(now - peerHeartbeatSeenNanos);
             }
             if (peerGone == null && !closed)
             {
@@ -391,6 +400,53 @@ final class SoftSharedMemoryWire implements SoftWire
             }
         }
         return true;
+    }
+
+    /**
+     * The peer's heartbeat has stood still for {@code stillNanos}, past the timeout: its process is lost if it has
+     * ended or is stopped, or, running yet silent, once it has been so for
+     * {@link SoftSharedMemoryDescriptor#HUNG_TIMEOUT_NANOS} (a progress thread the scheduler starves, on a loaded
+     * machine, must not cost a live peer its link).
+     */
+    private void checkPeerProcess(final long stillNanos)
+    {
+        final char state = processState(peerPid);
+        final String still = "its heartbeat stood still for " + TimeUnit.NANOSECONDS.toMillis(stillNanos) + " ms";
+        if (state == GONE || state == 'Z' || state == 'X')
+        {
+            peerGone = still + " and its process " + peerPid + " has ended";
+        }
+        else if (state == 'T' || state == 't')
+        {
+            peerGone = still + " and its process " + peerPid + " is stopped";
+        }
+        else if (stillNanos > SoftSharedMemoryDescriptor.HUNG_TIMEOUT_NANOS)
+        {
+            peerGone = still + ": its process " + peerPid + " lives but does not run its progress thread";
+        }
+    }
+
+    /**
+     * @return the state letter {@code /proc/<pid>/stat} gives the process (R, S, D, T, t, Z, ...), {@link #GONE} if
+     *         it has none, or R where there is no {@code /proc} and the process is alive.
+     */
+    static char processState(final long pid)
+    {
+        try
+        {
+            final String stat = new String(Files.readAllBytes(Paths.get("/proc", Long.toString(pid), "stat")),
+                StandardCharsets.US_ASCII);
+            final int end = stat.lastIndexOf(')'); // the command name in parentheses may hold anything
+            return end > 0 && end + 2 < stat.length() ? stat.charAt(end + 2) : GONE;
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return GONE;
+        }
+        catch (final IOException ex)
+        {
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) ? 'R' : GONE;
+        }
     }
 
     /**

@@ -90,16 +90,28 @@ class SoftSharedMemoryWireTest extends SoftWireContract
     }
 
     @Test
-    void aPeerWhoseHeartbeatStandsStillIsLostAfterHalfASecond() throws IOException
+    void aPeerWhoseHeartbeatStandsStillWhileItsProcessRunsIsLostOnlyAsHung() throws IOException
     {
+        // both ends are this process, which runs: past the 500 ms timeout, only a still heartbeat of 10 s loses it
         final long start = System.nanoTime();
         assertTrue(connector.tend(start));
-        assertTrue(connector.tend(start + TimeUnit.MILLISECONDS.toNanos(400)));
-        assertEquals(0, connector.read(ByteBuffer.allocateDirect(8)), "not yet");
         assertTrue(connector.tend(start + TimeUnit.MILLISECONDS.toNanos(600)));
+        assertEquals(0, connector.read(ByteBuffer.allocateDirect(8)), "a starved progress thread is no death");
+        assertTrue(connector.tend(start + TimeUnit.MILLISECONDS.toNanos(10_100)));
         final IOException lost = assertThrows(IOException.class, () -> connector.read(ByteBuffer.allocateDirect(8)));
-        assertTrue(lost.getMessage().contains("heartbeat stood still for 600 ms"), lost.getMessage());
+        assertTrue(lost.getMessage().contains("heartbeat stood still for 10100 ms"), lost.getMessage());
+        assertTrue(lost.getMessage().contains("does not run its progress thread"), lost.getMessage());
         assertThrows(IOException.class, () -> connector.write(ByteBuffer.allocateDirect(8)));
+    }
+
+    @Test
+    void theStateOfAProcessThatEndedIsGoneAndOfOneThatRunsIsNot() throws Exception
+    {
+        final Process ended = new ProcessBuilder("true").start();
+        assertEquals(0, ended.waitFor());
+        assertEquals(SoftSharedMemoryWire.GONE, SoftSharedMemoryWire.processState(ended.pid()));
+        final char own = SoftSharedMemoryWire.processState(ProcessHandle.current().pid());
+        assertTrue(own == 'R' || own == 'S', "this process is running or sleeping: " + own);
     }
 
     @Test
