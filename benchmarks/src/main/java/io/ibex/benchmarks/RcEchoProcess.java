@@ -4,25 +4,18 @@ import io.ibex.rdma.Providers;
 import io.ibex.rdma.verbs.Gid;
 import io.ibex.samples.EndpointAddress;
 import io.ibex.samples.RcEndpoint;
-import org.agrona.concurrent.BusySpinIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.YieldingIdleStrategy;
 
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The echo side of a {@link RcProcessPingPong}, in a JVM of its own: prints its endpoint's address, reads the
- * other side's, connects, says {@value #READY} and echoes every message, busy-polling, until its input ends.
+ * The echo side of a {@link RcProcessPingPong}, in a JVM of its own ({@link EchoProcess}): prints its endpoint's
+ * address, reads the other side's, connects and echoes every message until its input ends.
  */
 public final class RcEchoProcess
 {
-    /** What the process prints once it echoes. */
-    static final String READY = "READY";
-
-    private static final int QUEUE_DEPTH = 16;
+    static final int QUEUE_DEPTH = 16;
 
     private RcEchoProcess()
     {
@@ -30,53 +23,29 @@ public final class RcEchoProcess
 
     /**
      * @param args the message length in bytes, and whether to yield the core on an empty poll (else spin).
-     * @throws IOException if the address exchange fails.
+     * @throws Exception if the address exchange fails, or the echo (the connection lost, say).
      */
-    public static void main(final String[] args) throws IOException
+    public static void main(final String[] args) throws Exception
     {
         final int messageLength = Integer.parseInt(args[0]);
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
-        try (RcEndpoint endpoint = RcEndpoint.open(Providers.select(Transports.SOFT).devices().get(0), 1, 1,
-            RcMessenger.bufferLength(messageLength, messageLength), QUEUE_DEPTH))
+        try (RcEndpoint endpoint = open(messageLength))
         {
-            System.out.print(addressLine(endpoint.address()));
+            System.out.println(addressLine(endpoint.address()));
             System.out.flush();
             endpoint.connect(parseAddress(in.readLine()));
-            final RcEcho echo = new RcEcho(new RcMessenger(endpoint, QUEUE_DEPTH, messageLength, messageLength));
-            final IdleStrategy idle = idleStrategy(Boolean.parseBoolean(args[1]));
-            final Thread watcher = new Thread(() -> awaitEnd(in), "rc-echo-input");
-            watcher.setDaemon(true);
-            watcher.start();
-            System.out.println(READY);
-            System.out.flush();
-            while (watcher.isAlive())
-            {
-                idle.idle(echo.doWork());
-            }
+            EchoProcess.echoUntilInputEnds(in,
+                new RcEcho(new RcMessenger(endpoint, QUEUE_DEPTH, messageLength, messageLength)), args[1]);
         }
     }
 
     /**
-     * @return a yielding or a busy-spinning idle strategy.
+     * @return an RC endpoint on the soft device for messages of {@code messageLength} bytes each way.
      */
-    static IdleStrategy idleStrategy(final boolean yield)
+    static RcEndpoint open(final int messageLength)
     {
-        return yield ? new YieldingIdleStrategy() : new BusySpinIdleStrategy();
-    }
-
-    private static void awaitEnd(final BufferedReader in)
-    {
-        try
-        {
-            while (in.read() >= 0)
-            {
-                // nothing else comes: the other side closes the input to end the echo
-            }
-        }
-        catch (final IOException ignore)
-        {
-            // an input that fails has ended too
-        }
+        return RcEndpoint.open(Providers.select(Transports.SOFT).devices().get(0), 1, 1,
+            RcMessenger.bufferLength(messageLength, messageLength), QUEUE_DEPTH);
     }
 
     /**
@@ -84,7 +53,7 @@ public final class RcEchoProcess
      */
     static String addressLine(final EndpointAddress address)
     {
-        return address.qpNum() + " " + address.psn() + " " + address.gid() + "\n";
+        return address.qpNum() + " " + address.psn() + " " + address.gid();
     }
 
     /**
