@@ -7,12 +7,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.IOException;
 
 /**
- * The two-JVM ping-pongs (verbs and sample channel, not among the benchmarks' default transports and paths, so
- * {@code EveryBenchmarkRunsTest} does not run them) run: the echo process starts, answers every round trip (a
- * sample channel's with the sequence it was sent), and ends when the ping-pong closes.
+ * The two-JVM benchmarks (verbs and sample channel ping-pongs, the channel stream; not among the benchmarks'
+ * default transports, paths and readers, so {@code EveryBenchmarkRunsTest} does not run them) run: the echo
+ * process starts, answers every round trip (a sample channel's with the sequence it was sent), and ends when the
+ * ping-pong closes; the reader process reads every sample streamed to it, in order.
  */
 @Timeout(120)
-class TwoJvmPingPongTest
+class TwoJvmBenchmarksTest
 {
     @ParameterizedTest
     @ValueSource(booleans = { true, false })
@@ -41,5 +42,25 @@ class TwoJvmPingPongTest
                 pingPong.roundTrip(); // throws if the answer carries another sequence
             }
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { ChannelThroughputBenchmark.READER_SHM_2JVM, ChannelThroughputBenchmark.READER_TCP_2JVM })
+    void aStreamOfSamplesReachesTheReaderProcessWholeAndInOrder(final String reader) throws Exception
+    {
+        final ChannelThroughputBenchmark benchmark = new ChannelThroughputBenchmark();
+        benchmark.values = 8;
+        benchmark.vectorize = 8;
+        benchmark.inline = true;
+        benchmark.provider = Transports.SOFT;
+        benchmark.address = "127.0.0.1";
+        benchmark.reader = reader;
+        benchmark.readerYields = true;
+        benchmark.setUp();
+        for (int i = 0; i < 2000; i++)
+        {
+            benchmark.write();
+        }
+        benchmark.tearDown(); // throws unless the reader process read every sample, in order
     }
 }
