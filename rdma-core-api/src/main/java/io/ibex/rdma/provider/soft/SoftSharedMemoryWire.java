@@ -41,7 +41,6 @@ final class SoftSharedMemoryWire implements SoftWire
     static final char GONE = '-';
 
     private final SoftSocketWire socket;
-    private final boolean connecting;
     private final Path file; // the connecting side's until answered: deleted then, or at close
     private final MappedByteBuffer mapping;
     private final UnsafeBuffer header;
@@ -72,7 +71,6 @@ final class SoftSharedMemoryWire implements SoftWire
         final ByteBuffer hello, final int mode)
     {
         this.socket = socket;
-        this.connecting = connecting;
         this.file = file;
         this.mapping = mapping;
         this.hello = hello;
