@@ -15,6 +15,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,12 +37,24 @@ public class ChannelRoundTripBenchmark
     public static final String CHANNEL = "channel";
     /** The {@link #path} of the verbs-level ping-pong. */
     public static final String VERBS = "verbs";
+    /** Paths to an echo in a second JVM of this host (soft only), through shared memory or over TCP. */
+    public static final String CHANNEL_SHM_2JVM = "channel-shm-2jvm";
+    /** See {@link #CHANNEL_SHM_2JVM}. */
+    public static final String CHANNEL_TCP_2JVM = "channel-tcp-2jvm";
+    /** See {@link #CHANNEL_SHM_2JVM}. */
+    public static final String VERBS_SHM_2JVM = "verbs-shm-2jvm";
+    /** See {@link #CHANNEL_SHM_2JVM}. */
+    public static final String VERBS_TCP_2JVM = "verbs-tcp-2jvm";
 
     /** Float values in each sample. */
     @Param({ "1", "8", "64" })
     public int values;
 
-    /** {@value #CHANNEL} for sample channels, {@value #VERBS} for SEND/RECV on two queue pairs. */
+    /**
+     * {@value #CHANNEL} for sample channels, {@value #VERBS} for SEND/RECV on two queue pairs, both in this JVM; or
+     * {@value #CHANNEL_SHM_2JVM}, {@value #CHANNEL_TCP_2JVM}, {@value #VERBS_SHM_2JVM}, {@value #VERBS_TCP_2JVM}
+     * (on soft, not run by default) with the echo in a second JVM, linked through shared memory or over TCP.
+     */
     @Param({ VERBS, CHANNEL })
     public String path;
 
@@ -56,16 +69,23 @@ public class ChannelRoundTripBenchmark
     private PingPong pingPong;
 
     /**
-     * Connects the two ends and starts the echo thread.
+     * Connects the two ends and starts the echo thread (or process).
+     *
+     * @throws IOException if the echo process cannot be started or talked to.
      */
     @Setup
-    public void setUp()
+    public void setUp() throws IOException
     {
         pingPong = switch (path)
         {
             case CHANNEL -> new ChannelPingPong(provider, address, values);
             case VERBS -> new RcPingPong(Providers.select(provider), Sample.wireLength(values));
-            default -> throw new IllegalArgumentException("path " + path + ": expected " + CHANNEL + " or " + VERBS);
+            case CHANNEL_SHM_2JVM, CHANNEL_TCP_2JVM -> new ChannelPingPong(values, CHANNEL_SHM_2JVM.equals(path),
+                false);
+            case VERBS_SHM_2JVM, VERBS_TCP_2JVM ->
+                new RcProcessPingPong(VERBS_SHM_2JVM.equals(path), Sample.wireLength(values), false);
+            default -> throw new IllegalArgumentException("path " + path + ": expected " + CHANNEL + ", " + VERBS +
+                ", " + CHANNEL_SHM_2JVM + ", " + CHANNEL_TCP_2JVM + ", " + VERBS_SHM_2JVM + " or " + VERBS_TCP_2JVM);
         };
     }
 

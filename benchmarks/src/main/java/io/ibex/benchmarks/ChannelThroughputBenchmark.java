@@ -2,6 +2,7 @@ package io.ibex.benchmarks;
 
 import io.ibex.transport.channel.SampleBatch;
 import io.ibex.transport.channel.SampleChannel;
+import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SignalList;
 import org.agrona.CloseHelper;
@@ -20,6 +21,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,7 +45,7 @@ public class ChannelThroughputBenchmark
     static final int BATCH = 32;
     /** in.vectorize of the target: samples the reader takes per read. */
     static final int READ_VECTORIZE = 32;
-    private static final long DRAIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    static final long DRAIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     /** Float values in each sample: {@code 24 + 8 * values} bytes on the wire (32, 88, 536). */
     @Param({ "1", "8", "64" })
@@ -67,29 +70,100 @@ public class ChannelThroughputBenchmark
     @Param({ "127.0.0.1" })
     public String address;
 
+    /**
+     * Where the target and its reader are: {@value #READER_THREAD}, a thread of this JVM; or (soft on loopback only,
+     * not run by default) {@value #READER_SHM_2JVM} or {@value #READER_TCP_2JVM}, a second JVM of this host
+     * ({@link ChannelReaderProcess}) linked through shared memory or over TCP.
+     */
+    @Param({ READER_THREAD })
+    public String reader;
+
+    static final String READER_THREAD = "thread";
+    static final String READER_SHM_2JVM = "shm-2jvm";
+    static final String READER_TCP_2JVM = "tcp-2jvm";
+
+    /** Whether the reader process yields the core on an empty poll rather than spin: for tests, not a parameter. */
+    boolean readerYields;
+
     private final SampleBatch batch = new SampleBatch(BATCH);
-    private ConnectedChannels channels;
+    private AutoCloseable[] resources; // closed in this order
     private SampleChannel source;
-    private Reader reader;
+    private Reader readerAgent;
     private PeerThread readerThread;
+    private EchoProcess readerProcess;
     private long written;
 
     /**
-     * Connects the two channels and starts the reader thread.
+     * Connects the two channels and starts the reader thread, or the reader process.
+     *
+     * @throws IOException if the reader process cannot be started or talked to.
+     * @throws InterruptedException if interrupted while the source connects to the reader process.
      */
     @Setup
-    public void setUp()
+    public void setUp() throws IOException, InterruptedException
     {
-        final SignalList signals = SignalList.ofCount(values);
-        channels = new ConnectedChannels(provider, address,
-            target -> target.signals(signals).inVectorize(READ_VECTORIZE).inBufferSubtraction(2 * READ_VECTORIZE)
-                .inMaxWrs(256).inCqSize(256),
-            out -> out.signals(signals).outVectorize(vectorize).outSendInline(inline)
-                .outMaxInlineData(inline ? Sample.wireLength(values) : 0));
-        source = channels.source();
-        reader = new Reader(channels.target());
-        readerThread = new PeerThread(reader);
         written = 0;
+        if (READER_THREAD.equals(reader))
+        {
+            final ConnectedChannels channels = new ConnectedChannels(provider, address,
+                (target) -> configureTarget(target, values), this::configureSource);
+            source = channels.source();
+            readerAgent = new Reader(channels.target());
+            readerThread = new PeerThread(readerAgent);
+            resources = new AutoCloseable[]{ readerThread, channels };
+            return;
+        }
+        if (!READER_SHM_2JVM.equals(reader) && !READER_TCP_2JVM.equals(reader))
+        {
+            throw new IllegalArgumentException("reader " + reader + ": expected " + READER_THREAD + ", " +
+                READER_SHM_2JVM + " or " + READER_TCP_2JVM);
+        }
+        final int port = ConnectedChannels.freePort(address);
+        readerProcess = new EchoProcess(ChannelReaderProcess.class, READER_SHM_2JVM.equals(reader), readerYields,
+            Integer.toString(values), address, Integer.toString(port));
+        try
+        {
+            readerProcess.awaitReady();
+            final ChannelConfig.Builder out = ChannelConfig.builder().name("bench-source").provider(provider)
+                .inAddress(new InetSocketAddress(address, ConnectedChannels.freePort(address)))
+                .outAddress(new InetSocketAddress(address, port));
+            configureSource(out);
+            source = SampleChannel.open(out.build());
+            resources = new AutoCloseable[]{ source, readerProcess };
+            ConnectedChannels.awaitConnected(source);
+        }
+        catch (final IOException | RuntimeException | InterruptedException ex)
+        {
+            CloseHelper.quietCloseAll(source, readerProcess);
+            throw ex;
+        }
+    }
+
+    /**
+     * Sets a target's options: in.vectorize {@value #READ_VECTORIZE}, room for a few reads' worth of receives.
+     */
+    static void configureTarget(final ChannelConfig.Builder target, final int values)
+    {
+        target.signals(SignalList.ofCount(values)).inVectorize(READ_VECTORIZE)
+            .inBufferSubtraction(2 * READ_VECTORIZE).inMaxWrs(256).inCqSize(256);
+    }
+
+    private void configureSource(final ChannelConfig.Builder out)
+    {
+        out.signals(SignalList.ofCount(values)).outVectorize(vectorize).outSendInline(inline)
+            .outMaxInlineData(inline ? Sample.wireLength(values) : 0);
+    }
+
+    private void checkReaderAlive()
+    {
+        if (readerThread != null)
+        {
+            readerThread.checkAlive();
+        }
+        else
+        {
+            readerProcess.checkAlive();
+        }
     }
 
     /**
@@ -109,42 +183,53 @@ public class ChannelThroughputBenchmark
             }
             if (claimed == 0)
             {
-                readerThread.checkAlive();
+                checkReaderAlive();
             }
         }
         while (!batch.isEmpty())
         {
             if (source.write(batch) == 0)
             {
-                readerThread.checkAlive();
+                checkReaderAlive();
             }
         }
     }
 
     /**
-     * Waits until the reader has every sample written, then stops it and closes the channels.
+     * Waits until the reader has every sample written (at most 30 s), then stops it and closes the channels.
      *
-     * @throws IllegalStateException if samples are missing after 30 s.
+     * @throws IllegalStateException if samples are missing.
+     * @throws IOException if the reader process cannot be talked to.
      */
     @TearDown
-    public void tearDown()
+    public void tearDown() throws IOException
     {
         try
         {
-            final long deadline = System.nanoTime() + DRAIN_TIMEOUT_NANOS;
-            while (reader.received() < written && System.nanoTime() < deadline)
+            final long received;
+            if (readerThread != null)
             {
-                readerThread.checkAlive();
-                Thread.yield();
+                final long deadline = System.nanoTime() + DRAIN_TIMEOUT_NANOS;
+                while (readerAgent.received() < written && System.nanoTime() < deadline)
+                {
+                    readerThread.checkAlive();
+                    Thread.yield();
+                }
+                received = readerAgent.received();
             }
-            if (reader.received() != written)
+            else
             {
-                throw new IllegalStateException(written + " samples written, " + reader.received() + " read");
+                readerProcess.writeLine(Long.toString(written)); // the reader process answers once it has them all
+                received = Long.parseLong(readerProcess.readLine());
+            }
+            if (received != written)
+            {
+                throw new IllegalStateException(written + " samples written, " + received + " read");
             }
         }
         finally
         {
-            CloseHelper.closeAll(readerThread, channels);
+            CloseHelper.closeAll(resources);
         }
     }
 

@@ -70,7 +70,7 @@ final class ConnectedChannels implements AutoCloseable
         return source;
     }
 
-    private static void awaitConnected(final SampleChannel channel) throws InterruptedException
+    static void awaitConnected(final SampleChannel channel) throws InterruptedException
     {
         if (!channel.awaitConnected(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS))
         {
@@ -79,7 +79,7 @@ final class ConnectedChannels implements AutoCloseable
         }
     }
 
-    private static int freePort(final String address)
+    static int freePort(final String address)
     {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(address)))
         {

@@ -2,7 +2,6 @@ package io.ibex.benchmarks;
 
 import io.ibex.rdma.spi.RdmaProvider;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.Agent;
 
 /**
  * An RC SEND/RECV ping-pong between the two queue pairs of an {@link RcPair}.
@@ -25,7 +24,7 @@ final class RcPingPong implements PingPong
     {
         endpoints = new RcPair(provider, RcMessenger.bufferLength(messageLength, messageLength), QUEUE_DEPTH);
         messenger = new RcMessenger(endpoints.client(), QUEUE_DEPTH, messageLength, messageLength);
-        echo = new PeerThread(new Echo(new RcMessenger(endpoints.server(), QUEUE_DEPTH, messageLength,
+        echo = new PeerThread(new RcEcho(new RcMessenger(endpoints.server(), QUEUE_DEPTH, messageLength,
             messageLength)));
     }
 
@@ -43,35 +42,5 @@ final class RcPingPong implements PingPong
     public void close()
     {
         CloseHelper.closeAll(echo, endpoints);
-    }
-
-    /**
-     * Answers every message that arrives with one of the same length.
-     */
-    private static final class Echo implements Agent
-    {
-        private final RcMessenger messenger;
-
-        Echo(final RcMessenger messenger)
-        {
-            this.messenger = messenger;
-        }
-
-        @Override
-        public int doWork()
-        {
-            final int received = messenger.poll();
-            for (int i = 0; i < received; i++)
-            {
-                messenger.send();
-            }
-            return received;
-        }
-
-        @Override
-        public String roleName()
-        {
-            return "rc-echo";
-        }
     }
 }

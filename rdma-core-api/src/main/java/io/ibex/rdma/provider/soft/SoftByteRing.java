@@ -8,9 +8,11 @@ import java.nio.ByteBuffer;
 import static org.agrona.UnsafeAccess.UNSAFE;
 
 /**
- * One direction of a {@link SoftMemoryWire}: a single-writer, single-reader byte stream in a ring of direct memory.
- * A write copies what fits and a read what is there, as on a non-blocking socket, without a system call. Once
- * closed (by either end), the reader gets what was written before, then end of stream.
+ * One direction of a {@link SoftMemoryWire} or a {@link SoftSharedMemoryWire}: a single-writer, single-reader byte
+ * stream in a ring of direct memory (of this JVM, or a file two processes map). A write copies what fits and a read
+ * what is there, as on a non-blocking socket, without a system call. Once closed (by either end), the reader gets
+ * what was written before, then end of stream. Everything the two ends share lives in the ring's memory, after the
+ * bytes: the counters, the closed word and the reader's watching word.
  */
 final class SoftByteRing
 {
@@ -25,15 +27,44 @@ final class SoftByteRing
      */
     private static final int COUNTER_SPACING = 2 * BitUtil.CACHE_LINE_LENGTH;
     private static final int HEAD_OFFSET = CAPACITY + COUNTER_SPACING; // bytes read so far: the reader writes it
+    /** Non-zero while the reader wants a wake-up for what arrives: beside the head, as the reader writes it too. */
+    private static final int WATCHING_OFFSET = HEAD_OFFSET + Long.BYTES;
     private static final int TAIL_OFFSET = CAPACITY + 2 * COUNTER_SPACING; // bytes written so far: the writer
+    private static final int CLOSED_OFFSET = CAPACITY + 3 * COUNTER_SPACING; // non-zero once either end closed
+    /** Bytes a ring takes: the ring and its counters. */
+    static final int LENGTH = CAPACITY + 4 * COUNTER_SPACING;
 
-    private final ByteBuffer ring = ByteBuffer.allocateDirect(CAPACITY + 3 * COUNTER_SPACING);
-    private final long ringAddress = BufferUtil.address(ring);
-    private final long headAddress = ringAddress + HEAD_OFFSET;
-    private final long tailAddress = ringAddress + TAIL_OFFSET;
+    @SuppressWarnings("unused")
+    private final ByteBuffer memory; // keeps the memory (or its mapping) alive as long as the ring
+    private final long ringAddress;
+    private final long headAddress;
+    private final long tailAddress;
+    private final long watchingAddress;
+    private final long closedAddress;
     private long headCache; // writer only: the head it last read, so it reads the reader's line only when short of room
-    private volatile boolean closed;
-    private volatile SoftProgressAgent watcher; // the progress thread, while it is the one reading
+    private volatile SoftProgressAgent watcher; // the progress thread of this JVM, while it is the one reading
+
+    /**
+     * A ring in memory of its own, for two ends in this JVM.
+     */
+    SoftByteRing()
+    {
+        this(ByteBuffer.allocateDirect(LENGTH), 0);
+    }
+
+    /**
+     * A ring in {@link #LENGTH} bytes of {@code memory} (direct, zeroed when new) from {@code offset}, aligned to a
+     * cache line.
+     */
+    SoftByteRing(final ByteBuffer memory, final int offset)
+    {
+        this.memory = memory;
+        ringAddress = BufferUtil.address(memory) + offset;
+        headAddress = ringAddress + HEAD_OFFSET;
+        tailAddress = ringAddress + TAIL_OFFSET;
+        watchingAddress = ringAddress + WATCHING_OFFSET;
+        closedAddress = ringAddress + CLOSED_OFFSET;
+    }
 
     /**
      * Copies what fits from {@code src} (a direct buffer) and publishes it.
@@ -67,7 +98,7 @@ final class SoftByteRing
      */
     int read(final ByteBuffer dst)
     {
-        final boolean ended = closed; // read before tail: what was written before the close is read first
+        final boolean ended = isClosed(); // read before tail: what was written before the close is read first
         final long at = UNSAFE.getLong(headAddress);
         final int length = Math.min(dst.remaining(), (int)(UNSAFE.getLongVolatile(null, tailAddress) - at));
         if (length == 0)
@@ -82,13 +113,30 @@ final class SoftByteRing
 
     boolean isClosed()
     {
-        return closed;
+        return UNSAFE.getIntVolatile(null, closedAddress) != 0;
     }
 
     void close()
     {
-        closed = true;
+        UNSAFE.putIntVolatile(null, closedAddress, 1);
         wakeWatcher();
+    }
+
+    /**
+     * The reader (of another process) says whether it wants a wake-up for what arrives: a full fence, as the reader
+     * looks at the tail after it (see {@link #write}).
+     */
+    void watching(final boolean watching)
+    {
+        UNSAFE.putIntVolatile(null, watchingAddress, watching ? 1 : 0);
+    }
+
+    /**
+     * @return whether the reader wants a wake-up; the writer asks after it published (a full fence, in {@link #write}).
+     */
+    boolean readerWatching()
+    {
+        return UNSAFE.getIntVolatile(null, watchingAddress) != 0;
     }
 
     /**

@@ -25,7 +25,14 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Arrays;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -41,8 +48,19 @@ final class SoftDevice implements Device
     static final String PORT_PROPERTY = "ibex.soft.port";
     /** System property: active MTU of the port in bytes. */
     static final String MTU_PROPERTY = "ibex.soft.mtu";
-    /** System property: how two QPs of this device are linked, "memory" (the default) or "tcp" (as between devices). */
+    /**
+     * System property: how two QPs of this device are linked, "memory" (the default), "tcp" (as between devices on
+     * two hosts) or "shm" (as between devices on one host, through a shared-memory file).
+     */
     static final String LOCAL_LINKS_PROPERTY = "ibex.soft.localLinks";
+    /**
+     * System property: whether links to devices of other processes go through shared memory: "auto" (the default:
+     * offered to peers at a loopback or this device's address, taken when the offer comes from this host), "on"
+     * (offered to every peer; taken from this host) or "off" (neither offered nor taken: TCP).
+     */
+    static final String SHARED_MEMORY_PROPERTY = "ibex.soft.sharedMemory";
+    /** System property: the directory of the shared-memory files, the same for both ends; /dev/shm by default. */
+    static final String SHARED_MEMORY_DIR_PROPERTY = "ibex.soft.sharedMemoryDir";
     static final String NAME = "soft0";
     static final int MAX_QP = 16384;
     static final int MAX_QP_WR = 16384;
@@ -64,6 +82,11 @@ final class SoftDevice implements Device
     private final long endpointKey;
     private final Mtu activeMtu;
     private final boolean memoryLocalLinks;
+    private final boolean sharedMemoryLocalLinks;
+    private final String sharedMemory;
+    private final Path sharedMemoryDir;
+    private final long[] bootId;
+    private final AtomicLong nextSharedMemoryLink = new AtomicLong();
     private final Int2ObjectHashMap<SoftQueuePair> qpsByNum = new Int2ObjectHashMap<>();
     private volatile SoftQueuePair[] qps = new SoftQueuePair[0];
     private volatile SoftMemoryRegion[] regions = new SoftMemoryRegion[64];
@@ -92,7 +115,23 @@ final class SoftDevice implements Device
             }
             address = (Inet4Address)bindAddress;
             activeMtu = Mtu.ofBytes(Integer.getInteger(MTU_PROPERTY, 4096));
-            memoryLocalLinks = localLinksInMemory(System.getProperty(LOCAL_LINKS_PROPERTY, "memory"));
+            final String localLinks = System.getProperty(LOCAL_LINKS_PROPERTY, "memory");
+            if (!"memory".equals(localLinks) && !"tcp".equals(localLinks) && !"shm".equals(localLinks))
+            {
+                throw new IllegalArgumentException(LOCAL_LINKS_PROPERTY + "=" + localLinks +
+                    " must be memory, tcp or shm");
+            }
+            memoryLocalLinks = "memory".equals(localLinks);
+            sharedMemoryLocalLinks = "shm".equals(localLinks);
+            sharedMemory = System.getProperty(SHARED_MEMORY_PROPERTY, "auto");
+            if (!"auto".equals(sharedMemory) && !"on".equals(sharedMemory) && !"off".equals(sharedMemory))
+            {
+                throw new IllegalArgumentException(SHARED_MEMORY_PROPERTY + "=" + sharedMemory +
+                    " must be auto, on or off");
+            }
+            sharedMemoryDir = Paths.get(System.getProperty(SHARED_MEMORY_DIR_PROPERTY,
+                Files.isDirectory(Paths.get("/dev/shm")) ? "/dev/shm" : System.getProperty("java.io.tmpdir")));
+            bootId = bootId();
             server = ServerSocketChannel.open();
             server.bind(new InetSocketAddress(address, Integer.getInteger(PORT_PROPERTY, 0)));
             server.configureBlocking(false);
@@ -114,6 +153,10 @@ final class SoftDevice implements Device
         endpointKey = SoftGidDescriptor.endpointKey(SoftGidDescriptor.ipv4(gids[0]), port);
         udpRxBuffer = ByteBuffer.allocateDirect(SoftFrameDescriptor.UD_HEADER_LENGTH + Mtu.MTU_4096.bytes() + 1)
             .order(ByteOrder.LITTLE_ENDIAN);
+        if (!"off".equals(sharedMemory) || sharedMemoryLocalLinks)
+        {
+            removeStaleSharedMemoryFiles(sharedMemoryDir);
+        }
         try
         {
             progress = new SoftProgressAgent(this, server, udp);
@@ -131,17 +174,134 @@ final class SoftDevice implements Device
             return thread;
         });
         LOG.info("soft device {} listening on {}:{} (TCP for RC/UC, UDP for UD), GID[0]={} GID[1]={}, MTU {}, " +
-            "links between its own QPs in {}", NAME, address.getHostAddress(), port, gids[0], gids[1],
-            activeMtu.bytes(), memoryLocalLinks ? "memory" : "TCP");
+            "links between its own QPs in {}, shared memory with other processes {} (in {})", NAME,
+            address.getHostAddress(), port, gids[0], gids[1], activeMtu.bytes(),
+            memoryLocalLinks ? "memory" : sharedMemoryLocalLinks ? "shared memory" : "TCP", sharedMemory,
+            sharedMemoryDir);
     }
 
-    private static boolean localLinksInMemory(final String value)
+    /**
+     * @return the kernel's boot id as two longs, which only processes of this host (since its last boot) share; zeros
+     *         where there is none, which no offer matches.
+     */
+    private static long[] bootId()
     {
-        if (!"memory".equals(value) && !"tcp".equals(value))
+        try
         {
-            throw new IllegalArgumentException(LOCAL_LINKS_PROPERTY + "=" + value + " must be memory or tcp");
+            final UUID id = UUID.fromString(
+                new String(Files.readAllBytes(Paths.get("/proc/sys/kernel/random/boot_id")), StandardCharsets.US_ASCII)
+                    .trim());
+            return new long[]{ id.getMostSignificantBits(), id.getLeastSignificantBits() };
         }
-        return "memory".equals(value);
+        catch (final IOException | IllegalArgumentException ex)
+        {
+            LOG.info("soft device {}: no boot id ({}): no shared-memory links", NAME, ex.toString());
+            return new long[2];
+        }
+    }
+
+    /**
+     * Deletes the shared-memory files of processes that have ended: a file lives only while its link is being
+     * negotiated, so one left behind is from a process that died meanwhile.
+     */
+    static void removeStaleSharedMemoryFiles(final Path sharedMemoryDir)
+    {
+        try (DirectoryStream<Path> files =
+            Files.newDirectoryStream(sharedMemoryDir, SoftSharedMemoryDescriptor.FILE_PREFIX + "*"))
+        {
+            for (final Path file : files)
+            {
+                final long pid = SoftSharedMemoryDescriptor.creatorPid(file.getFileName().toString());
+                if (pid > 0 && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                {
+                    Files.deleteIfExists(file);
+                    LOG.info("soft device {}: removed {}, left by process {}, which has ended", NAME, file, pid);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            LOG.warn("soft device {}: cannot look for stale shared-memory files in {}: {}", NAME, sharedMemoryDir,
+                ex.toString());
+        }
+    }
+
+    /**
+     * @param sameDevice whether the peer QP is one of this device's.
+     * @return whether a link to the peer at {@code remote} is offered through shared memory.
+     */
+    boolean offersSharedMemoryTo(final InetSocketAddress remote, final boolean sameDevice)
+    {
+        if (sameDevice)
+        {
+            return sharedMemoryLocalLinks;
+        }
+        switch (sharedMemory)
+        {
+            case "on":
+                return true;
+            case "auto":
+                return remote.getAddress().isLoopbackAddress() || remote.getAddress().equals(address);
+            default:
+                return false;
+        }
+    }
+
+    /**
+     * Creates a shared-memory file for a new link and completes its HELLO to offer it.
+     *
+     * @return the wire, or null (with a warning) if the file cannot be made: the link uses the connection alone.
+     */
+    SoftSharedMemoryWire offerSharedMemory(final SoftSocketWire socket, final ByteBuffer hello)
+    {
+        try
+        {
+            final SoftSharedMemoryWire wire = SoftSharedMemoryWire.offer(socket, hello, sharedMemoryDir,
+                nextSharedMemoryLink.incrementAndGet(), bootId);
+            progress.tend(wire);
+            return wire;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            LOG.warn("soft device {}: cannot create a shared-memory file in {} ({}); linking over TCP", NAME,
+                sharedMemoryDir, ex.toString());
+            return null;
+        }
+    }
+
+    /**
+     * Answers a HELLO's shared-memory offer: maps and checks the file it names if this device takes such offers and
+     * the HELLO comes from this host.
+     *
+     * @return the wire, or null if declined (with the reason logged).
+     */
+    SoftSharedMemoryWire acceptSharedMemory(final SoftSocketWire socket, final ByteBuffer hello)
+    {
+        if ("off".equals(sharedMemory))
+        {
+            LOG.debug("soft device {}: shared memory offered by {} declined: {}=off", NAME, socket.peer(),
+                SHARED_MEMORY_PROPERTY);
+            return null;
+        }
+        if ((bootId[0] == 0 && bootId[1] == 0) ||
+            hello.getLong(SoftFrameDescriptor.HELLO_BOOT_ID_OFFSET) != bootId[0] ||
+            hello.getLong(SoftFrameDescriptor.HELLO_BOOT_ID_OFFSET + Long.BYTES) != bootId[1])
+        {
+            LOG.info("soft device {}: shared memory offered by {} declined: it is on another host (boot id)", NAME,
+                socket.peer());
+            return null;
+        }
+        try
+        {
+            final SoftSharedMemoryWire wire = SoftSharedMemoryWire.accept(socket, hello, sharedMemoryDir);
+            progress.tend(wire);
+            return wire;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            LOG.warn("soft device {}: shared memory offered by {} declined: {}", NAME, socket.peer(), ex.getMessage());
+            return null;
+        }
     }
 
     @Override

@@ -21,8 +21,24 @@ package io.ibex.rdma.provider.soft;
  *  +---------------------------------------------------------------+
  *  |                       destination QPN                         | 20
  *  +---------------------------------------------------------------+
+ *  |          flags (bit 0: a shared-memory link is offered)       | 24
+ *  +---------------------------------------------------------------+
+ *  |                           reserved                            | 28
+ *  +---------------------------------------------------------------+
+ *  |                   offering process id (64)                    | 32
+ *  +---------------------------------------------------------------+
+ *  |           link number: names the file, with the pid (64)      | 40
+ *  +---------------------------------------------------------------+
+ *  |                the file's nonce (64, random)                  | 48
+ *  +---------------------------------------------------------------+
+ *  |              host's boot id (128, the kernel's UUID)          | 56
+ *  +---------------------------------------------------------------+
  * </pre>
- * then both sides exchange frames, one per message segment (a message of more than
+ * When the HELLO offers shared memory (see {@link SoftSharedMemoryDescriptor}), the accepting side answers with
+ * one int, {@link #SHM_ACCEPTED} or {@link #SHM_DECLINED}, and the connecting side sends nothing more until it has
+ * read it: frames then go through the file's rings, or through the connection as without the offer.
+ * <p>
+ * Then both sides exchange frames, one per message segment (a message of more than
  * {@link #MAX_SEGMENT_LENGTH} bytes is cut into several frames with the same PSN):
  * <pre>
  *   0                   1                   2                   3
@@ -80,8 +96,8 @@ public final class SoftFrameDescriptor
 {
     /** HELLO magic, 'IBXS'. */
     public static final int HELLO_MAGIC = 0x53584249;
-    /** HELLO protocol version: 2 since requesters ask for prompt ACKs ({@link #FLAG_ACK_REQUEST}). */
-    public static final int HELLO_VERSION = 2;
+    /** HELLO protocol version: 3 since a HELLO may offer a shared-memory link. */
+    public static final int HELLO_VERSION = 3;
     /** Offset of the HELLO magic. */
     public static final int HELLO_MAGIC_OFFSET = 0;
     /** Offset of the HELLO version. */
@@ -94,8 +110,26 @@ public final class SoftFrameDescriptor
     public static final int HELLO_SRC_QPN_OFFSET = 16;
     /** Offset of the destination QPN. */
     public static final int HELLO_DST_QPN_OFFSET = 20;
+    /** Offset of the HELLO flags. */
+    public static final int HELLO_FLAGS_OFFSET = 24;
+    /** HELLO flag: the connecting side offers the shared-memory file the other fields name. */
+    public static final int HELLO_FLAG_SHARED_MEMORY = 1;
+    /** Offset of the offering process id. */
+    public static final int HELLO_PID_OFFSET = 32;
+    /** Offset of the link number. */
+    public static final int HELLO_LINK_OFFSET = 40;
+    /** Offset of the file's nonce. */
+    public static final int HELLO_NONCE_OFFSET = 48;
+    /** Offset of the boot id's first 64 bits. */
+    public static final int HELLO_BOOT_ID_OFFSET = 56;
     /** Length of a HELLO. */
-    public static final int HELLO_LENGTH = 24;
+    public static final int HELLO_LENGTH = 72;
+    /** Answer to a shared-memory offer: mapped, frames go through the file, 'IBXA'. */
+    public static final int SHM_ACCEPTED = 0x41584249;
+    /** Answer to a shared-memory offer: not taken, frames go through the connection, 'IBXD'. */
+    public static final int SHM_DECLINED = 0x44584249;
+    /** Length of the answer. */
+    public static final int SHM_ANSWER_LENGTH = 4;
 
     /** Offset of the opcode byte. */
     public static final int OPCODE_OFFSET = 0;

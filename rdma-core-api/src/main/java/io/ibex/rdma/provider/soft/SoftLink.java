@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.SocketChannel;
 
 /**
  * The link of a connected QP: its {@link SoftWire} (a TCP connection, or memory to a QP of the same device), with
@@ -33,29 +32,48 @@ final class SoftLink
 
     /**
      * Starts a non-blocking connection to another device whose first bytes will be the HELLO naming the two QPs.
+     *
+     * @param device the device whose shared-memory link to offer in the HELLO, or null to offer none.
      */
     static SoftLink connect(
-        final InetSocketAddress remote, final int srcIpv4, final int srcPort, final int srcQpn, final int dstQpn)
-        throws IOException
+        final InetSocketAddress remote, final int srcIpv4, final int srcPort, final int srcQpn, final int dstQpn,
+        final SoftDevice device) throws IOException
     {
-        final SoftLink link = new SoftLink(SoftSocketWire.connect(remote));
-        final ByteBuffer tx = link.tx;
-        tx.putInt(SoftFrameDescriptor.HELLO_MAGIC_OFFSET, SoftFrameDescriptor.HELLO_MAGIC);
-        tx.putInt(SoftFrameDescriptor.HELLO_VERSION_OFFSET, SoftFrameDescriptor.HELLO_VERSION);
-        tx.putInt(SoftFrameDescriptor.HELLO_SRC_IPV4_OFFSET, srcIpv4);
-        tx.putInt(SoftFrameDescriptor.HELLO_SRC_PORT_OFFSET, srcPort);
-        tx.putInt(SoftFrameDescriptor.HELLO_SRC_QPN_OFFSET, srcQpn);
-        tx.putInt(SoftFrameDescriptor.HELLO_DST_QPN_OFFSET, dstQpn);
-        tx.position(SoftFrameDescriptor.HELLO_LENGTH);
+        final SoftSocketWire socket = SoftSocketWire.connect(remote);
+        if (device != null)
+        {
+            final ByteBuffer hello =
+                ByteBuffer.allocate(SoftFrameDescriptor.HELLO_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+            putHello(hello, srcIpv4, srcPort, srcQpn, dstQpn);
+            final SoftSharedMemoryWire wire = device.offerSharedMemory(socket, hello);
+            if (wire != null)
+            {
+                return new SoftLink(wire);
+            }
+        }
+        final SoftLink link = new SoftLink(socket);
+        putHello(link.tx, srcIpv4, srcPort, srcQpn, dstQpn);
+        link.tx.position(SoftFrameDescriptor.HELLO_LENGTH);
         return link;
     }
 
-    /**
-     * Wraps an accepted connection whose HELLO has been read.
-     */
-    static SoftLink accepted(final SocketChannel channel) throws IOException
+    private static void putHello(
+        final ByteBuffer hello, final int srcIpv4, final int srcPort, final int srcQpn, final int dstQpn)
     {
-        return new SoftLink(SoftSocketWire.accepted(channel));
+        hello.putInt(SoftFrameDescriptor.HELLO_MAGIC_OFFSET, SoftFrameDescriptor.HELLO_MAGIC);
+        hello.putInt(SoftFrameDescriptor.HELLO_VERSION_OFFSET, SoftFrameDescriptor.HELLO_VERSION);
+        hello.putInt(SoftFrameDescriptor.HELLO_SRC_IPV4_OFFSET, srcIpv4);
+        hello.putInt(SoftFrameDescriptor.HELLO_SRC_PORT_OFFSET, srcPort);
+        hello.putInt(SoftFrameDescriptor.HELLO_SRC_QPN_OFFSET, srcQpn);
+        hello.putInt(SoftFrameDescriptor.HELLO_DST_QPN_OFFSET, dstQpn);
+    }
+
+    /**
+     * Wraps an accepted link whose HELLO has been read (and any shared-memory offer answered).
+     */
+    static SoftLink accepted(final SoftWire wire)
+    {
+        return new SoftLink(wire);
     }
 
     /**

@@ -14,6 +14,8 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -54,6 +56,8 @@ final class SoftProgressAgent implements Agent
     private final Selector selector;
     private final SelectionKey udpKey;
     private final List<Handshake> handshakes = new ArrayList<>();
+    private final Queue<SoftSharedMemoryWire> newSharedMemoryWires = new ConcurrentLinkedQueue<>();
+    private final List<SoftSharedMemoryWire> sharedMemoryWires = new ArrayList<>();
     private final SoftSelectorIdleStrategy idleStrategy;
     private int lastWork;
     private boolean timerSoon;
@@ -81,6 +85,7 @@ final class SoftProgressAgent implements Agent
         timerSoon = false;
         final long now = System.nanoTime();
         int work = accept(now);
+        tendSharedMemoryWires(now);
         boolean timersToRun = !handshakes.isEmpty();
         for (final SoftQueuePair qp : device.queuePairs())
         {
@@ -143,6 +148,31 @@ final class SoftProgressAgent implements Agent
     {
         wakeUpRequested = true; // a spin's selectNow() would swallow the selector's wake-up
         selector.wakeup();
+    }
+
+    /**
+     * Has this thread keep the heartbeat of a shared-memory wire and watch its peer's, until the wire is done with.
+     * Any thread.
+     */
+    void tend(final SoftSharedMemoryWire wire)
+    {
+        newSharedMemoryWires.add(wire);
+    }
+
+    private void tendSharedMemoryWires(final long now)
+    {
+        SoftSharedMemoryWire added;
+        while ((added = newSharedMemoryWires.poll()) != null)
+        {
+            sharedMemoryWires.add(added);
+        }
+        for (int i = sharedMemoryWires.size() - 1; i >= 0; i--)
+        {
+            if (!sharedMemoryWires.get(i).tend(now))
+            {
+                sharedMemoryWires.remove(i);
+            }
+        }
     }
 
     private int accept(final long now)
@@ -222,13 +252,41 @@ final class SoftProgressAgent implements Agent
                 final int srcQpn = hello.getInt(SoftFrameDescriptor.HELLO_SRC_QPN_OFFSET);
                 // frames may follow before the QP is ready: watch them only when the QP is ours to drive
                 channel.keyFor(selector).interestOps(0);
-                qp.offerIncomingLink(SoftLink.accepted(channel), srcKey, srcQpn);
+                qp.offerIncomingLink(SoftLink.accepted(answerOffer()), srcKey, srcQpn);
                 return true;
             }
             catch (final IOException ex)
             {
                 return reject("failed: " + ex);
             }
+        }
+
+        /**
+         * @return the wire of the link: through the shared memory the HELLO offers if it is taken (the answer says
+         *         whether), else the connection.
+         */
+        private SoftWire answerOffer() throws IOException
+        {
+            final SoftSocketWire socket = SoftSocketWire.accepted(channel);
+            final int flags = hello.getInt(SoftFrameDescriptor.HELLO_FLAGS_OFFSET);
+            if ((flags & SoftFrameDescriptor.HELLO_FLAG_SHARED_MEMORY) == 0)
+            {
+                return socket;
+            }
+            final SoftSharedMemoryWire wire = device.acceptSharedMemory(socket, hello);
+            final ByteBuffer answer =
+                ByteBuffer.allocate(SoftFrameDescriptor.SHM_ANSWER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+            answer.putInt(0, wire != null ? SoftFrameDescriptor.SHM_ACCEPTED : SoftFrameDescriptor.SHM_DECLINED);
+            if (socket.write(answer) != SoftFrameDescriptor.SHM_ANSWER_LENGTH)
+            {
+                // a new connection's buffer is empty: the peer cannot have filled it, it sends nothing until this
+                if (wire != null)
+                {
+                    wire.close();
+                }
+                throw new IOException("the answer to the shared-memory offer did not fit in the connection's buffer");
+            }
+            return wire != null ? wire : socket;
         }
 
         private boolean reject(final String reason)

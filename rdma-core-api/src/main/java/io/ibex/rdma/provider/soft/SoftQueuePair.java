@@ -549,7 +549,8 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
         try
         {
-            link = SoftLink.connect(remoteAddress, device.ipv4(), device.port(), qpn, destQpn);
+            link = SoftLink.connect(remoteAddress, device.ipv4(), device.port(), qpn, destQpn,
+                device.offersSharedMemoryTo(remoteAddress, peer != null) ? device : null);
         }
         catch (final IOException ex)
         {

@@ -24,10 +24,12 @@ import java.nio.file.Paths;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * RC between two JVMs (the peer is {@link SoftPeerProcess}), and detection of the peer's death.
+ * RC between two JVMs (the peer is {@link SoftPeerProcess}), over TCP and over shared memory, and detection of the
+ * peer's death (or hang).
  */
 @Timeout(60)
 class SoftCrossProcessTest
@@ -36,6 +38,7 @@ class SoftCrossProcessTest
 
     private final SoftFixture fixture = new SoftFixture();
     private Process peer;
+    private ReceiveWorkRequest recv;
 
     @AfterEach
     void close()
@@ -48,11 +51,54 @@ class SoftCrossProcessTest
     }
 
     @Test
-    void rcPingPongWithAnotherProcessThenItsDeathIsDetectedWithinTwoSeconds() throws Exception
+    void rcPingPongWithAnotherProcessOverTcpThenItsDeathIsDetectedWithinTwoSeconds() throws Exception
+    {
+        final QueuePair qp = pingPong("off");
+        assertFalse(((SoftQueuePair)qp).link.peer().contains("shared memory"), ((SoftQueuePair)qp).link.peer());
+        assertPeerLossDetected(qp, () -> peer.destroyForcibly(), 2000);
+    }
+
+    @Test
+    void rcPingPongWithAnotherProcessOfThisHostGoesThroughSharedMemoryAndItsDeathIsDetectedWithinOneSecond()
+        throws Exception
+    {
+        final QueuePair qp = pingPong("auto");
+        assertTrue(((SoftQueuePair)qp).link.peer().contains("shared memory"), ((SoftQueuePair)qp).link.peer());
+        assertPeerLossDetected(qp, () -> peer.destroyForcibly(), 1000);
+    }
+
+    @Test
+    void aPeerProcessThatHangsStopsItsHeartbeatAndIsDeclaredDeadWithinOneSecond() throws Exception
+    {
+        final QueuePair qp = pingPong("auto");
+        assertTrue(((SoftQueuePair)qp).link.peer().contains("shared memory"), ((SoftQueuePair)qp).link.peer());
+        // a stopped process keeps its connection open: only the heartbeat in the file tells
+        assertPeerLossDetected(qp, () -> signal("STOP"), 1000);
+    }
+
+    private void signal(final String name)
+    {
+        try
+        {
+            assertEquals(0, new ProcessBuilder("kill", "-" + name, Long.toString(peer.pid())).inheritIO().start()
+                .waitFor());
+        }
+        catch (final Exception ex)
+        {
+            throw new AssertionError("kill -" + name + " " + peer.pid() + " failed", ex);
+        }
+    }
+
+    /**
+     * Starts the peer process (with {@code ibex.soft.sharedMemory=sharedMemory}), connects an RC QP to its QP and has
+     * it echo {@link #ROUNDS} messages.
+     */
+    private QueuePair pingPong(final String sharedMemory) throws Exception
     {
         final String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         peer = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-            SoftPeerProcess.class.getName()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            "-D" + SoftDevice.SHARED_MEMORY_PROPERTY + "=" + sharedMemory, SoftPeerProcess.class.getName())
+            .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         final BufferedReader fromPeer =
             new BufferedReader(new InputStreamReader(peer.getInputStream(), StandardCharsets.US_ASCII));
         final String line = fromPeer.readLine();
@@ -70,10 +116,10 @@ class SoftCrossProcessTest
             "the two processes have their own endpoints");
         SoftFixture.connect(qp, AhAttr.global(1, peerGid, SoftFixture.GID_INDEX), Integer.parseInt(address[1]), 7);
 
-        final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(1);
-        recv.sge(0).set(mr, SoftPeerProcess.MESSAGE, SoftPeerProcess.MESSAGE);
         final SendWorkRequest send = new SendWorkRequest().wrId(2).sendFlags(SendFlags.SIGNALED);
         send.sge(0).set(mr, 0, SoftPeerProcess.MESSAGE);
+        recv = new ReceiveWorkRequest().wrId(1);
+        recv.sge(0).set(mr, SoftPeerProcess.MESSAGE, SoftPeerProcess.MESSAGE);
         for (int round = 0; round < ROUNDS; round++)
         {
             mr.buffer().putInt(0, round);
@@ -85,15 +131,18 @@ class SoftCrossProcessTest
             assertEquals(WcStatus.SUCCESS, echoed.status(), echoed.toString());
             assertEquals(round, mr.buffer().getInt(SoftPeerProcess.MESSAGE));
         }
+        return qp;
+    }
 
+    private void assertPeerLossDetected(final QueuePair qp, final Runnable loss, final long withinMillis)
+    {
         qp.postRecv(recv);
-        peer.destroyForcibly();
-        assertTrue(peer.waitFor(10, TimeUnit.SECONDS));
-        final long killed = System.nanoTime();
+        loss.run();
+        final long lost = System.nanoTime();
         final WorkCompletion flushed = SoftFixture.await(qp.recvCq());
-        final long detectedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+        final long detectedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lost);
         assertEquals(WcStatus.WR_FLUSH_ERR, flushed.status());
         assertEquals(QpState.ERR, qp.state());
-        assertTrue(detectedMillis < 2000, "peer death detected after " + detectedMillis + " ms");
+        assertTrue(detectedMillis < withinMillis, "peer loss detected after " + detectedMillis + " ms");
     }
 }

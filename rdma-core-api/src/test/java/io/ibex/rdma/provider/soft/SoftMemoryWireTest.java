@@ -1,85 +1,13 @@
 package io.ibex.rdma.provider.soft;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
-import java.io.IOException;
-import java.nio.ByteBuffer;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
- * The in-memory wire between two QPs of one device behaves as a non-blocking socket does: a byte stream in order,
- * partial writes when the peer's side is full, end of stream after what was sent once either end closes.
+ * The in-memory wire between two QPs of one device.
  */
-@Timeout(30)
-class SoftMemoryWireTest
+class SoftMemoryWireTest extends SoftWireContract
 {
-    private final SoftMemoryWire[] ends = SoftMemoryWire.pair(0x11, 0x12);
-
-    @Test
-    void aStreamManyTimesTheRingsSizePassesIntactAndInOrder() throws IOException
+    @Override
+    SoftWire[] open()
     {
-        final int total = 12 * SoftByteRing.CAPACITY + 12_345;
-        final ByteBuffer out = ByteBuffer.allocateDirect(100_003).limit(0);
-        final ByteBuffer in = ByteBuffer.allocateDirect(70_001);
-        int filled = 0;
-        int read = 0;
-        while (read < total)
-        {
-            if (!out.hasRemaining() && filled < total)
-            {
-                out.clear();
-                while (out.hasRemaining() && filled < total)
-                {
-                    out.put(pattern(filled++));
-                }
-                out.flip();
-            }
-            ends[0].write(out);
-            in.clear();
-            final int n = ends[1].read(in);
-            for (int i = 0; i < n; i++)
-            {
-                assertEquals(pattern(read + i), in.get(i), "byte " + (read + i));
-            }
-            read += n;
-        }
-        assertEquals(total, read);
-        in.clear();
-        assertEquals(0, ends[1].read(in), "nothing more");
-    }
-
-    @Test
-    void aFullRingTakesNothingMoreUntilThePeerReads() throws IOException
-    {
-        final ByteBuffer out = ByteBuffer.allocateDirect(SoftByteRing.CAPACITY + 100);
-        assertEquals(SoftByteRing.CAPACITY, ends[0].write(out), "what fits");
-        assertEquals(0, ends[0].write(out), "a full ring takes nothing");
-        final ByteBuffer in = ByteBuffer.allocateDirect(60);
-        assertEquals(60, ends[1].read(in));
-        assertEquals(60, ends[0].write(out), "room for what was read");
-        assertEquals(40, out.remaining());
-    }
-
-    @Test
-    void afterOneEndClosesThePeerReadsWhatWasSentThenEndOfStreamAndCannotWrite() throws IOException
-    {
-        final ByteBuffer out = ByteBuffer.allocateDirect(10);
-        assertEquals(10, ends[0].write(out));
-        ends[0].close();
-
-        final ByteBuffer in = ByteBuffer.allocateDirect(64);
-        assertEquals(10, ends[1].read(in), "what was sent before the close");
-        assertEquals(-1, ends[1].read(in), "then end of stream");
-        final IOException failure = assertThrows(IOException.class, () -> ends[1].write(ByteBuffer.allocateDirect(4)));
-        assertTrue(failure.getMessage().contains("QP 0x11"), failure.getMessage());
-    }
-
-    private static byte pattern(final int index)
-    {
-        return (byte)(index * 31 + (index >>> 16));
+        return SoftMemoryWire.pair(0x11, 0x12);
     }
 }

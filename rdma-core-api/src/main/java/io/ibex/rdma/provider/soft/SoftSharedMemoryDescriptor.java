@@ -1,0 +1,171 @@
+package io.ibex.rdma.provider.soft;
+
+import org.agrona.BitUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Layout of the file a {@link SoftSharedMemoryWire} lives in, mapped by both processes. Integers are in native
+ * (little-endian) order; the connecting side creates it, offers it in its HELLO (see {@link SoftFrameDescriptor}),
+ * and the accepting side maps it, checks it, answers and deletes it: from then on only the mappings hold it.
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |                         magic 'IBXM'                          |    0
+ *  +---------------------------------------------------------------+
+ *  |                           version                             |    4
+ *  +---------------------------------------------------------------+
+ *  |                      header length (512)                      |    8
+ *  +---------------------------------------------------------------+
+ *  |                ring capacity (bytes, a power of 2)            |   12
+ *  +---------------------------------------------------------------+
+ *  |                         nonce (64)                            |   16
+ *  +---------------------------------------------------------------+
+ *  |                  connecting process id (64)                   |   24
+ *  +---------------------------------------------------------------+
+ *  |          accepting process id (64), 0 until accepted          |   32
+ *  +---------------------------------------------------------------+
+ *  |                 state: OFFERED 1, ACCEPTED 2                  |   40
+ *  +---------------------------------------------------------------+
+ *  |              connecting side's heartbeat (64)                 |  128
+ *  +---------------------------------------------------------------+
+ *  |               accepting side's heartbeat (64)                 |  256
+ *  +---------------------------------------------------------------+
+ *  |        ring connecting -> accepting (SoftByteRing.LENGTH)     |  512
+ *  +---------------------------------------------------------------+
+ *  |        ring accepting -> connecting (SoftByteRing.LENGTH)     |  512 + ring
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * Each heartbeat is a counter its side's progress thread advances every duty cycle (at least every 10 ms), on
+ * cache lines of its own; a side whose counter stands still for {@link #HEARTBEAT_TIMEOUT_NANOS} is dead if its
+ * process (the pid above) has ended or is stopped, and hung if it stands still for {@link #HUNG_TIMEOUT_NANOS}.
+ */
+final class SoftSharedMemoryDescriptor
+{
+    /** 'IBXM'. */
+    static final int MAGIC = 0x4d584249;
+    static final int VERSION = 1;
+    static final int MAGIC_OFFSET = 0;
+    static final int VERSION_OFFSET = 4;
+    static final int HEADER_LENGTH_OFFSET = 8;
+    static final int CAPACITY_OFFSET = 12;
+    static final int NONCE_OFFSET = 16;
+    static final int CONNECTOR_PID_OFFSET = 24;
+    static final int ACCEPTOR_PID_OFFSET = 32;
+    static final int STATE_OFFSET = 40;
+    static final int CONNECTOR_HEARTBEAT_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
+    static final int ACCEPTOR_HEARTBEAT_OFFSET = 4 * BitUtil.CACHE_LINE_LENGTH;
+    static final int HEADER_LENGTH = 8 * BitUtil.CACHE_LINE_LENGTH;
+    static final int TO_ACCEPTOR_RING_OFFSET = HEADER_LENGTH;
+    static final int TO_CONNECTOR_RING_OFFSET = HEADER_LENGTH + SoftByteRing.LENGTH;
+    static final int FILE_LENGTH = HEADER_LENGTH + 2 * SoftByteRing.LENGTH;
+
+    static final int STATE_OFFERED = 1;
+    static final int STATE_ACCEPTED = 2;
+
+    /** A heartbeat standing still this long has the other side look at its process: ended or stopped, it is lost. */
+    static final long HEARTBEAT_TIMEOUT_NANOS = 500_000_000L;
+    /**
+     * A heartbeat standing still this long while its process runs means the process hangs. Far above the timeout:
+     * on a loaded machine of two cores, busy-polling threads were seen to starve a progress thread for 0.7 s.
+     */
+    static final long HUNG_TIMEOUT_NANOS = 10_000_000_000L;
+
+    /** Files are named {@code ibex-<pid>-<link>.shm}: the pid tells at start-up whether one is stale. */
+    static final String FILE_PREFIX = "ibex-";
+    static final String FILE_SUFFIX = ".shm";
+
+    private SoftSharedMemoryDescriptor()
+    {
+    }
+
+    static String fileName(final long pid, final long link)
+    {
+        return FILE_PREFIX + pid + "-" + link + FILE_SUFFIX;
+    }
+
+    /**
+     * @param fileName a file's name in the shared-memory directory.
+     * @return the pid of the process that created it, or -1 if it is not named as this device names its files.
+     */
+    static long creatorPid(final String fileName)
+    {
+        if (!fileName.startsWith(FILE_PREFIX) || !fileName.endsWith(FILE_SUFFIX))
+        {
+            return -1;
+        }
+        final String[] parts = fileName.substring(FILE_PREFIX.length(), fileName.length() - FILE_SUFFIX.length())
+            .split("-", -1);
+        if (parts.length != 2)
+        {
+            return -1;
+        }
+        try
+        {
+            Long.parseLong(parts[1]);
+            return Long.parseLong(parts[0]);
+        }
+        catch (final NumberFormatException ex)
+        {
+            return -1;
+        }
+    }
+
+    /**
+     * Writes a new file's header (the rest of the file is zero, as a new file is).
+     */
+    static void initialise(final UnsafeBuffer file, final long nonce, final long connectorPid)
+    {
+        file.putInt(VERSION_OFFSET, VERSION);
+        file.putInt(HEADER_LENGTH_OFFSET, HEADER_LENGTH);
+        file.putInt(CAPACITY_OFFSET, SoftByteRing.CAPACITY);
+        file.putLong(NONCE_OFFSET, nonce);
+        file.putLong(CONNECTOR_PID_OFFSET, connectorPid);
+        file.putInt(STATE_OFFSET, STATE_OFFERED);
+        file.putIntVolatile(MAGIC_OFFSET, MAGIC); // last: a file with its magic is complete
+    }
+
+    /**
+     * Checks a file offered to this side, field by field, before anything else reads it.
+     *
+     * @param file the whole mapped file (its capacity is the file's length).
+     * @return null if the file is the one offered, else what is wrong with it.
+     */
+    static String check(final UnsafeBuffer file, final long nonce, final long connectorPid)
+    {
+        if (file.capacity() != FILE_LENGTH)
+        {
+            return "its length is " + file.capacity() + " bytes, not " + FILE_LENGTH;
+        }
+        final int magic = file.getIntVolatile(MAGIC_OFFSET);
+        if (magic != MAGIC)
+        {
+            return "its magic is 0x" + Integer.toHexString(magic) + ", not 0x" + Integer.toHexString(MAGIC);
+        }
+        final int version = file.getInt(VERSION_OFFSET);
+        if (version != VERSION)
+        {
+            return "its version is " + version + ", not " + VERSION;
+        }
+        final int headerLength = file.getInt(HEADER_LENGTH_OFFSET);
+        final int capacity = file.getInt(CAPACITY_OFFSET);
+        if (headerLength != HEADER_LENGTH || capacity != SoftByteRing.CAPACITY)
+        {
+            return "its layout (header " + headerLength + " bytes, rings of " + capacity + ") is not this one's " +
+                "(header " + HEADER_LENGTH + ", rings of " + SoftByteRing.CAPACITY + ")";
+        }
+        final long fileNonce = file.getLong(NONCE_OFFSET);
+        final long filePid = file.getLong(CONNECTOR_PID_OFFSET);
+        if (fileNonce != nonce || filePid != connectorPid)
+        {
+            return "it belongs to another link (nonce 0x" + Long.toHexString(fileNonce) + ", pid " + filePid +
+                "; the HELLO says 0x" + Long.toHexString(nonce) + ", pid " + connectorPid + ")";
+        }
+        final int state = file.getIntVolatile(STATE_OFFSET);
+        if (state != STATE_OFFERED)
+        {
+            return "its state is " + state + ", not offered (" + STATE_OFFERED + ")";
+        }
+        return null;
+    }
+}
