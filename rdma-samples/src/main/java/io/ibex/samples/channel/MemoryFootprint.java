@@ -76,8 +76,8 @@ record MemoryFootprint(long heap, long direct, long nmt, long rss)
         {
             if (value(i) >= 0 && after.value(i) >= 0)
             {
-                parts.add(String.format(Locale.ROOT, "%s %s -> %s (%+.1f%%)", NAMES[i], mib(value(i)),
-                    mib(after.value(i)), growthPercent(value(i), after.value(i))));
+                parts.add(NAMES[i] + " " + size(value(i)) + " -> " + size(after.value(i)) + " (" +
+                    growth(value(i), after.value(i)) + ")");
             }
         }
         return String.join(", ", parts);
@@ -95,8 +95,8 @@ record MemoryFootprint(long heap, long direct, long nmt, long rss)
         {
             if (value(i) >= 0 && after.value(i) >= 0 && growthPercent(value(i), after.value(i)) > boundPercent)
             {
-                parts.add(String.format(Locale.ROOT, "%s grew from %s to %s (%+.1f%%)", NAMES[i],
-                    mib(value(i)), mib(after.value(i)), growthPercent(value(i), after.value(i))));
+                parts.add(NAMES[i] + " grew from " + size(value(i)) + " to " + size(after.value(i)) + " (" +
+                    growth(value(i), after.value(i)) + ")");
             }
         }
         return parts.isEmpty() ? null : String.join(", ", parts) + ", more than " + boundPercent + "%";
@@ -123,9 +123,16 @@ record MemoryFootprint(long heap, long direct, long nmt, long rss)
         return 100.0 * (after - before) / before;
     }
 
-    private static String mib(final long bytes)
+    private static String growth(final long before, final long after)
     {
-        return String.format(Locale.ROOT, "%.2f MiB", bytes / (1024.0 * 1024.0));
+        final double percent = growthPercent(before, after);
+        return percent == Double.POSITIVE_INFINITY ? "from nothing" : String.format(Locale.ROOT, "%+.1f%%", percent);
+    }
+
+    private static String size(final long bytes)
+    {
+        return bytes < 1024 * 1024 ? String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0) :
+            String.format(Locale.ROOT, "%.2f MiB", bytes / (1024.0 * 1024.0));
     }
 
     /** @return NMT's committed total less the heap's and the compiler's, in bytes, or -1 if tracking is off or unreadable. */
