@@ -168,6 +168,10 @@ class ChannelCommandTest
             .assertFailed("channel", "--stats-format xml must be text or json");
         IbexRun.run("channel", config.toString(), "target", "--count", "0")
             .assertFailed("channel", "--count 0 must be at least 1");
+        IbexRun.run("channel", config.toString(), "target", "--memory-bound", "-1")
+            .assertFailed("channel", "--memory-bound -1.0 must be a percentage of 0 or more");
+        IbexRun.run("channel", config.toString(), "target", "--count", "10", "--warm-up", "10")
+            .assertFailed("channel", "--warm-up 10 must be at least 0 and less than --count 10");
         IbexRun.run("channel", config.toString(), "nosuch")
             .assertFailed("channel", "no node 'nosuch' in nodes (it has: target, source)");
     }
