@@ -13,7 +13,7 @@ echo "--- JUnit on the disni provider: $(cat "$out/selectors")"
 eval "selectors=($(cat "$out/selectors"))"
 java "${java_flags[@]}" \
     -Dibex.provider=disni -Dibex.test.device="$SOFTROCE_DEV" -Dibex.test.address="$SOFTROCE_IP" \
-    -Dibex.test.samples="${IBEX_TEST_SAMPLES:-100000}" \
+    -Dibex.test.samples="${IBEX_TEST_SAMPLES:-100000}" -Dibex.test.cycles="${IBEX_TEST_CYCLES:-20}" \
     -Djunit.jupiter.extensions.autodetection.enabled=true \
     -jar "$out"/junit-platform-console-standalone-*.jar execute \
     -cp "rdma-core-api/target/test-classes:rdma-core-api/target/classes:rdma-transport/target/test-classes:rdma-transport/target/classes:$(cat "$out"/classpath-rdma-core-api):$(cat "$out"/classpath-rdma-transport)" \

@@ -10,7 +10,10 @@
 # usage: softroce/test-real-verbs.sh [-n] [JUNIT-CONSOLE-SELECTORS...]
 #   -n  skip the Maven build (reuse target/ from a previous build)
 #   selectors default to those packages, e.g. --select-class io.ibex.rdma.conformance.UdConformanceTest
-# environment: IBEX_INTEROP (glob of interop scripts, default softroce/interop/*.sh; empty = none)
+# environment: IBEX_INTEROP (glob of interop scripts, default softroce/interop/*.sh; empty = none); passed into the
+#   guest when set: IBEX_TEST_SAMPLES (MillionSamplesTest, default 100000), IBEX_TEST_CYCLES (OpenCloseCyclesTest,
+#   default 20), IBEX_SOAK_SAMPLES (interop/soak.sh, default 3000), INTEROP_TIMEOUT (each interop command, 120 s;
+#   soak.sh 300 s)
 # exit code: 0 when everything passed; the guest harness's 124/125 on timeout/setup failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,5 +51,10 @@ selectors=("$@")
 printf '%q ' "${selectors[@]}" > "$OUT/selectors"
 echo "${IBEX_INTEROP-softroce/interop/*.sh}" > "$OUT/interop"
 
+passed=()
+for var in IBEX_TEST_SAMPLES IBEX_TEST_CYCLES IBEX_SOAK_SAMPLES INTEROP_TIMEOUT
+do
+    [ -z "${!var-}" ] || passed+=(-e "$var")
+done
 echo "--- guest: real verbs on rxe0"
-exec softroce/run-in-guest.sh -t "${SOFTROCE_TIMEOUT:-2400}" -- bash softroce/real-verbs-guest.sh "$OUT"
+exec softroce/run-in-guest.sh -t "${SOFTROCE_TIMEOUT:-2400}" "${passed[@]}" -- bash softroce/real-verbs-guest.sh "$OUT"

@@ -7,25 +7,16 @@
 set -u
 . "$(dirname "$0")/lib.bash"
 
-readonly PORT=10501 EXAMPLE=examples/channel-loopback.conf
+readonly PORT=10501
 ip=$SOFTROCE_IP
-
-# The example for rxe0 in transport mode $1.
-config_for()
-{
-    local config=$interop_work/channel-$1.conf
-    sed -e "s/127\.0\.0\.1:/$ip:/" -e 's/provider = "soft"/provider = "disni"/' \
-        -e "s/rdma_transport_mode = \"RC\"/rdma_transport_mode = \"$1\"/" "$EXAMPLE" > "$config"
-    echo "$config"
-}
 
 # $1 mode, $2 count, $3 further source options.
 channel_pair()
 {
     local mode=$1 count=$2 config
-    config=$(config_for "$mode")
+    config=$(channel_config "$mode")
     check "channel $mode: the config differs from the example only in address, provider and mode" \
-        test "$(diff "$EXAMPLE" "$config" | grep -c '^>')" = "$([ "$mode" = RC ] && echo 5 || echo 7)"
+        test "$(diff "$CHANNEL_EXAMPLE" "$config" | grep -c '^>')" = "$([ "$mode" = RC ] && echo 5 || echo 7)"
     pair "channel $mode: target and source on $SOFTROCE_DEV" cm $PORT \
         "$IBEX channel $config target --count $count --timeout-ms 60000" \
         "$IBEX channel $config source --count $count --timeout-ms 60000 $3"

@@ -10,6 +10,9 @@
 #       runs COMMAND, prints PASS/FAIL with the description, counts a failure.
 #   finish
 #       prints the summary and exits with the number of failures.
+#   channel_config MODE
+#       writes $CHANNEL_EXAMPLE (`ibex channel`'s example config) for rxe0 in transport mode MODE (provider disni,
+#       the guest's address in place of 127.0.0.1, nothing else changed) and prints the file's name.
 #
 # $IBEX is the ibex command line (java with its flags and -jar ibex.jar), $SOFTROCE_DEV the device,
 # $SOFTROCE_IP its address.
@@ -75,6 +78,16 @@ check()
         echo "FAIL: $description"
         interop_failures=$((interop_failures + 1))
     fi
+}
+
+readonly CHANNEL_EXAMPLE=examples/channel-loopback.conf
+
+channel_config()
+{
+    local config=$interop_work/channel-$1.conf
+    sed -e "s/127\.0\.0\.1:/$SOFTROCE_IP:/" -e 's/provider = "soft"/provider = "disni"/' \
+        -e "s/rdma_transport_mode = \"RC\"/rdma_transport_mode = \"$1\"/" "$CHANNEL_EXAMPLE" > "$config"
+    echo "$config"
 }
 
 finish()

@@ -59,14 +59,15 @@ public final class IbexRun
     private final CompletableFuture<Integer> status;
     private final Process process;
 
-    private IbexRun(final String[] args, final boolean separateJvm)
+    private IbexRun(final String[] args, final List<String> jvmOptions)
     {
         this.args = args.clone();
-        if (separateJvm)
+        if (jvmOptions != null)
         {
-            final List<String> command = new ArrayList<>(List.of(
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), IbexCommand.class.getName()));
+            final List<String> command = new ArrayList<>();
+            command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(jvmOptions);
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), IbexCommand.class.getName()));
             command.addAll(List.of(args));
             try
             {
@@ -103,7 +104,7 @@ public final class IbexRun
      */
     public static IbexRun start(final String... args)
     {
-        return new IbexRun(args, false);
+        return new IbexRun(args, null);
     }
 
     /**
@@ -112,7 +113,17 @@ public final class IbexRun
      */
     public static IbexRun startJvm(final String... args)
     {
-        return new IbexRun(args, true);
+        return new IbexRun(args, List.of());
+    }
+
+    /**
+     * @param jvmOptions the options of the JVM, before the class path.
+     * @param args       the arguments after {@code ibex}.
+     * @return the run, started as a separate JVM with these options and this JVM's class path.
+     */
+    public static IbexRun startJvm(final List<String> jvmOptions, final String... args)
+    {
+        return new IbexRun(args, jvmOptions);
     }
 
     /**

@@ -69,8 +69,21 @@ public final class ChannelCommand implements Callable<Integer>
             "to close (default: ${DEFAULT-VALUE}).")
     private long lingerMillis;
 
+    @Option(names = "--memory-bound", paramLabel = "PERCENT",
+        description = "Measure this process's memory (heap after a full GC, direct buffers, native memory " +
+            "tracking if on, anonymous resident set) after the warm-up and after the last sample, and fail if " +
+            "heap, direct or native memory grew by more than PERCENT (default: no measurement).")
+    private Double memoryBound;
+
+    @Option(names = "--warm-up", paramLabel = "COUNT",
+        description = "With --memory-bound: the samples before the first measurement, so that what the first " +
+            "samples allocate once (pools, compiled code) does not count as growth (default: a tenth of COUNT).")
+    private Long warmUp;
+
     @Spec
     private CommandSpec spec;
+
+    private MemoryFootprint before;
 
     /**
      * Runs the node.
@@ -134,6 +147,7 @@ public final class ChannelCommand implements Callable<Integer>
                     now % 1_000_000_000L);
                 SignalPattern.fill(sample, signals, sequence++);
             }
+            measureAfterWarmUp(sequence);
             if (channel.write(batch) > 0)
             {
                 stalledSince = System.nanoTime();
@@ -151,9 +165,12 @@ public final class ChannelCommand implements Callable<Integer>
             }
         }
         final double seconds = (System.nanoTime() - start) / 1e9;
+        final MemoryFootprint after = measureAtEnd();
         summary(String.format("%s: wrote %d samples of %d signals to %s over %s in %.3f s", config.name(), count,
             signals.size(), text(config.outAddress()), config.mode(), seconds));
-        return awaitTargetDone(channel);
+        final String memory = memoryGrowth(after);
+        final String done = awaitTargetDone(channel);
+        return memory == null ? done : done == null ? memory : memory + "; " + done;
     }
 
     /**
@@ -199,13 +216,54 @@ public final class ChannelCommand implements Callable<Integer>
             {
                 check.accept(batch.get(i));
             }
+            measureAfterWarmUp(check.received());
         }
         channel.release(batch);
         final double seconds = (System.nanoTime() - start) / 1e9;
+        final MemoryFootprint after = measureAtEnd();
         final String problem = check.problem(count);
         summary(String.format("%s: read %d samples on %s over %s in %.3f s from the first: %s", config.name(), check.received(),
             text(config.inAddress()), config.mode(), seconds, problem == null ? "complete, in order, intact" : problem));
-        return problem;
+        final String memory = memoryGrowth(after);
+        return problem == null ? memory : memory == null ? problem : problem + "; " + memory;
+    }
+
+    /** With --memory-bound: the first measurement, once the warm-up's samples went through. */
+    private void measureAfterWarmUp(final long samples)
+    {
+        if (memoryBound != null && before == null && samples >= warmUpCount())
+        {
+            // The first measurement creates the management beans it reads, which stay: it only prepares.
+            MemoryFootprint.measure();
+            before = MemoryFootprint.measure();
+        }
+    }
+
+    /**
+     * With --memory-bound: the second measurement, after the last sample and before anything is printed (the
+     * first formatting of a number fills caches of the JDK's that stay on the heap).
+     */
+    private MemoryFootprint measureAtEnd()
+    {
+        return memoryBound == null ? null : MemoryFootprint.measure();
+    }
+
+    /** With --memory-bound: prints both measurements and says what grew too much. */
+    private String memoryGrowth(final MemoryFootprint after)
+    {
+        if (after == null)
+        {
+            return null;
+        }
+        summary(String.format("memory after %d of %d samples and after the last: %s", warmUpCount(), count,
+            before.compare(after)));
+        final String excess = before.excess(after, memoryBound);
+        return excess == null ? null : "memory " + excess;
+    }
+
+    private long warmUpCount()
+    {
+        return warmUp != null ? warmUp : count / 10;
     }
 
     private boolean awaitPeer(final SampleChannel channel)
@@ -255,6 +313,15 @@ public final class ChannelCommand implements Callable<Integer>
         if (!"text".equals(statsFormat) && !"json".equals(statsFormat))
         {
             throw new IllegalArgumentException("--stats-format " + statsFormat + " must be text or json");
+        }
+        if (memoryBound != null && !(memoryBound >= 0 && memoryBound < Double.POSITIVE_INFINITY))
+        {
+            throw new IllegalArgumentException("--memory-bound " + memoryBound + " must be a percentage of 0 or more");
+        }
+        if (warmUp != null && (warmUp < 0 || warmUp >= count))
+        {
+            throw new IllegalArgumentException("--warm-up " + warmUp + " must be at least 0 and less than --count " +
+                count);
         }
         if (timeoutMillis < 1 || lingerMillis < 0)
         {

@@ -11,7 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,6 +29,10 @@ class ChannelCommandTest
 {
     @TempDir
     private Path dir;
+
+    /** The soak's JVM options, as .ci/soak's: a fixed, pre-touched heap and native memory tracking. */
+    private static final List<String> SOAK_JVM = List.of("-Xms128m", "-Xmx128m", "-XX:+AlwaysPreTouch",
+        "-XX:NativeMemoryTracking=summary");
 
     private final int targetPort = IbexRun.freePort();
     private final int sourcePort = IbexRun.freePort();
@@ -81,6 +87,56 @@ class ChannelCommandTest
         }
     }
 
+    /**
+     * The soak of docs/reliability.md, shortened ({@code -Dibex.test.soak-samples}): source and target as JVMs of
+     * their own with the soak's JVM options (.ci/soak), memory bounded to 5% growth from a tenth of the run on.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void aSoakLosesNothingAndKeepsMemoryFlat() throws IOException
+    {
+        final Path config = example("channel-loopback.conf", "RC");
+        final String count = Integer.getInteger("ibex.test.soak-samples", 200_000).toString();
+        final IbexRun target = IbexRun.startJvm(SOAK_JVM, "channel", config.toString(), "target", "--count", count,
+            "--memory-bound", "5", "--timeout-ms", "60000");
+        IbexRun.awaitListening(targetPort, target);
+        final IbexRun source = IbexRun.startJvm(SOAK_JVM, "channel", config.toString(), "source", "--count", count,
+            "--memory-bound", "5", "--timeout-ms", "60000");
+
+        source.assertSucceeded();
+        target.assertSucceeded();
+        target.line(Pattern.compile("target: read " + count + " samples .* complete, in order, intact"));
+        for (final IbexRun run : List.of(source, target))
+        {
+            run.line(Pattern.compile("memory after " + Integer.parseInt(count) / 10 + " of " + count + " samples and " +
+                "after the last: heap .* direct .* native .* rss .*"));
+        }
+    }
+
+    /**
+     * A target whose JVM stops for 1.5 s (as a loaded machine or a long collection stops it) acknowledges nothing
+     * meanwhile: the soft provider's source must wait, not fail the connection (it failed after 536 ms, the
+     * transport timer of IB's default timeout 14 and retry_cnt 7), and nothing is lost.
+     */
+    @Test
+    void aTargetStoppedForAMomentLosesNothing() throws IOException
+    {
+        final Path config = example("channel-loopback.conf", "RC");
+        final IbexRun target = IbexRun.startJvm("channel", config.toString(), "target", "--count", "4000");
+        IbexRun.awaitListening(targetPort, target);
+        final IbexRun source = IbexRun.startJvm("channel", config.toString(), "source", "--count", "4000", "--rate",
+            "1000");
+        target.awaitError("target: connected");
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
+        target.signal("STOP");
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1500));
+        target.signal("CONT");
+
+        source.assertSucceeded();
+        target.assertSucceeded();
+        target.line(Pattern.compile("target: read 4000 samples .* complete, in order, intact"));
+    }
+
     @Test
     void aTargetWhoseSourceSendsTooFewSaysHowManyCame() throws IOException
     {
@@ -112,6 +168,10 @@ class ChannelCommandTest
             .assertFailed("channel", "--stats-format xml must be text or json");
         IbexRun.run("channel", config.toString(), "target", "--count", "0")
             .assertFailed("channel", "--count 0 must be at least 1");
+        IbexRun.run("channel", config.toString(), "target", "--memory-bound", "-1")
+            .assertFailed("channel", "--memory-bound -1.0 must be a percentage of 0 or more");
+        IbexRun.run("channel", config.toString(), "target", "--count", "10", "--warm-up", "10")
+            .assertFailed("channel", "--warm-up 10 must be at least 0 and less than --count 10");
         IbexRun.run("channel", config.toString(), "nosuch")
             .assertFailed("channel", "no node 'nosuch' in nodes (it has: target, source)");
     }

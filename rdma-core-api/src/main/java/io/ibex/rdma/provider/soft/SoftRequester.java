@@ -39,8 +39,15 @@ final class SoftRequester
     private static final Logger LOG = LoggerFactory.getLogger(SoftRequester.class);
     private static final int RNR_RETRY_INFINITE = 7;
     private static final long TRANSPORT_TIMER_UNIT_NANOS = 4096;
-    /** Floor of the transport timer: a peer nobody polls answers within the progress thread's ~1 ms. */
-    private static final long MIN_TRANSPORT_TIMER_NANOS = 10_000_000L;
+    /**
+     * Floor of the transport timer's period. A soft peer's "HCA" is its JVM's threads, which the OS (on a loaded
+     * machine) or a collection may stop for hundreds of milliseconds, where an HCA would go on acknowledging; and
+     * over TCP no frame is lost, and a peer that dies closes the link at once. So the timer has only a peer to
+     * catch that stopped answering with its socket open, and must not take a stalled one for it: with IB's
+     * default timeout 14 (67 ms) and retry_cnt 7 it failed a stream after a 536 ms stall (found by the soak,
+     * docs/reliability.md); now it waits (retry_cnt + 1) seconds at least.
+     */
+    private static final long MIN_TRANSPORT_TIMER_NANOS = 1_000_000_000L;
     /** Frame opcode of each {@link SendOpcode}, by ordinal. */
     private static final byte[] FRAME_OPCODES = {OP_WRITE, OP_WRITE_IMM, OP_SEND, OP_SEND_IMM, OP_READ, OP_CMP_SWAP,
         OP_FETCH_ADD};
