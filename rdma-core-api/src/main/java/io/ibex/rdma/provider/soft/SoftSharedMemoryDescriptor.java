@@ -38,7 +38,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * </pre>
  * Each heartbeat is a counter its side's progress thread advances every duty cycle (at least every 10 ms), on
  * cache lines of its own; a side whose counter stands still for {@link #HEARTBEAT_TIMEOUT_NANOS} is dead if its
- * process (the pid above) has ended or is stopped, and hung if it stands still for {@link #HUNG_TIMEOUT_NANOS}.
+ * process (the pid above) has ended, and hung if it stands still for {@link #HUNG_TIMEOUT_NANOS}.
  */
 final class SoftSharedMemoryDescriptor
 {
@@ -63,7 +63,7 @@ final class SoftSharedMemoryDescriptor
     static final int STATE_OFFERED = 1;
     static final int STATE_ACCEPTED = 2;
 
-    /** A heartbeat standing still this long has the other side look at its process: ended or stopped, it is lost. */
+    /** A heartbeat standing still this long has the other side look at its process: ended, it is lost. */
     static final long HEARTBEAT_TIMEOUT_NANOS = 500_000_000L;
     /**
      * A heartbeat standing still this long while its process runs means the process hangs. Far above the timeout:

@@ -348,7 +348,7 @@ final class SoftSharedMemoryWire implements SoftWire
     /**
      * The progress thread's care, every duty cycle (at most once a millisecond): advances this side's heartbeat, and
      * declares the peer gone when its connection ended, or its heartbeat stood still for
-     * {@link SoftSharedMemoryDescriptor#HEARTBEAT_TIMEOUT_NANOS} and its process has ended or is stopped (see
+     * {@link SoftSharedMemoryDescriptor#HEARTBEAT_TIMEOUT_NANOS} and its process has ended (see
      * {@link #checkPeerProcess}).
      * Unmaps the file once the wire no longer needs it (the thread that owns the link has let go of it then). The
      * progress thread drives its QPs right after, so one it drives learns of a peer gone in the same duty cycle.
@@ -402,9 +402,9 @@ final class SoftSharedMemoryWire implements SoftWire
 
     /**
      * The peer's heartbeat has stood still for {@code stillNanos}, past the timeout: its process is lost if it has
-     * ended or is stopped, or, running yet silent, once it has been so for
-     * {@link SoftSharedMemoryDescriptor#HUNG_TIMEOUT_NANOS} (a progress thread the scheduler starves, on a loaded
-     * machine, must not cost a live peer its link).
+     * ended, or, alive yet silent, once it has been so for {@link SoftSharedMemoryDescriptor#HUNG_TIMEOUT_NANOS}: a
+     * progress thread the scheduler starves on a loaded machine, or a process stopped for a while (a debugger,
+     * SIGSTOP), must not cost a live peer its link, as it does not over TCP or on an HCA.
      */
     private void checkPeerProcess(final long stillNanos)
     {
@@ -413,10 +413,6 @@ final class SoftSharedMemoryWire implements SoftWire
         if (state == GONE || state == 'Z' || state == 'X')
         {
             peerGone = still + " and its process " + peerPid + " has ended";
-        }
-        else if (state == 'T' || state == 't')
-        {
-            peerGone = still + " and its process " + peerPid + " is stopped";
         }
         else if (stillNanos > SoftSharedMemoryDescriptor.HUNG_TIMEOUT_NANOS)
         {
