@@ -311,9 +311,11 @@ final class SoftSharedMemoryWire implements SoftWire
         {
             return;
         }
-        if (mode == SHARED)
+        if (mode != SOCKET)
         {
-            out.close(); // the peer reads what was written, then end of stream, and its writes fail
+            // the peer reads what was written, then end of stream, and its writes fail; also while this side still
+            // negotiates, as the peer may have accepted already: a link reset that early must not look alive there
+            out.close();
             in.close();
         }
         if (file != null)
