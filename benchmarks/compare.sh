@@ -4,7 +4,9 @@
 # ChannelThroughputBenchmark: the sample channel on the soft provider) with -prof gc into target/compare/
 # (jmh-host-*.json), then the Soft-RoCE guest's side (softroce/bench-compare.sh: perftest beside ibex, the
 # channel on disni, into target/compare/guest/), then rewrites the generated section of docs/benchmarks.md and
-# docs/plots/ from those files (io.ibex.benchmarks.report.CompareReport).
+# docs/plots/ from those files (io.ibex.benchmarks.report.CompareReport). Each side also records a JFR profile of
+# each ibex case a target is about, in a run of its own after the measured ones (profiles/, guest/profiles/): the
+# report shows what dominates where a target is missed.
 #   full:    every size (32 64 88 256 536 1024 4096 B; samples of 1, 8, 64 values are 32, 88, 536 B on the
 #            wire), the benchmarks' own forks, warm-up and iterations (-f 1 -wi 3 -w 2s -i 5 -r 2s), round trips
 #            in SampleTime and AverageTime; about 35 minutes on the host, then the guest's full run.
@@ -98,6 +100,22 @@ jmh stream StreamBenchmark -p size=$([ "$quick" = 1 ] && echo 64,1024 || echo "$
 # are more inline data than a QP takes, 256 B on soft).
 jmh channel-throughput ChannelThroughputBenchmark -p vectorize=1,8,32 -p inline=true,false -p values=8
 jmh channel-throughput-values ChannelThroughputBenchmark -p vectorize=8 -p inline=false -p values=1,64
+# The profiles the report shows where a target is missed: each case a host target is about, once more after the
+# measured runs (a recording perturbs what it records), under JFR's thread samples from the first measured
+# iteration on (io.ibex.benchmarks.ThreadSamplesProfiler), into $out/profiles/.
+mkdir -p "$out/profiles"
+for values in 1 8 64
+do
+    name=channel-round-trip-$values
+    echo "--- profile $name: ChannelRoundTripBenchmark values=$values path=channel ${jmh[*]}"
+    if ! java -jar "$jar" '^io\.ibex\.benchmarks\.ChannelRoundTripBenchmark\.' -p values=$values -p path=channel \
+        -bm sample "${jmh[@]}" -foe true -prof "io.ibex.benchmarks.ThreadSamplesProfiler:file=$out/profiles/$name.jfr" \
+        > "$out/profile-$name.log" 2>&1; then
+        echo "compare.sh: the profile $name failed; the end of $out/profile-$name.log:" >&2
+        tail -n 20 "$out/profile-$name.log" >&2
+        exit 1
+    fi
+done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine-host.txt"
 echo "--- host: $(( $(date +%s) - started )) s so far"
 

@@ -14,6 +14,8 @@ public final class ComparisonSection
 {
     /** The command that runs the comparison and writes this section. */
     public static final String COMMAND = "benchmarks/compare.sh";
+    /** The JFR settings of the profiled runs. */
+    public static final String PROFILE_SETTINGS = "benchmarks/profile.jfc";
 
     private ComparisonSection()
     {
@@ -44,7 +46,9 @@ public final class ComparisonSection
             .append("busy-poll on both sides (the JMH thread and the echo thread); any other strategy (Aeron's) is ")
             .append("a benchmark parameter and shows in the case's name.\n");
         machine(markdown, data);
-        targets(markdown, Targets.of(data));
+        final List<Target> targets = Targets.of(data);
+        targets(markdown, targets, data);
+        ProfileReport.write(markdown, targets, data.profiles());
         HostReport.write(markdown, data.host(), plots, plotsLink);
         if (data.guestRan())
         {
@@ -103,14 +107,16 @@ public final class ComparisonSection
             .append(String.join(", ", names)).append(": ").append(settings).append('\n'));
     }
 
-    private static void targets(final StringBuilder markdown, final List<Target> targets)
+    private static void targets(final StringBuilder markdown, final List<Target> targets, final ComparisonData data)
     {
         markdown.append("\n### Against the issue's targets\n\n");
-        final Markdown.Table table = new Markdown.Table("target", "ibex", "peer", "ratio", "limit", "result");
+        final Markdown.Table table = new Markdown.Table("target", "ibex", "peer", "ratio", "limit", "result",
+            "top frame of a missed target's profile");
         for (final Target target : targets)
         {
             table.row(target.name(), figure(target.ibex(), target.unit()), figure(target.peer(), target.unit()),
-                Markdown.ratio(target.ratio()), target.limitText(), target.verdict());
+                Markdown.ratio(target.ratio()), target.limitText(), target.verdict(),
+                ProfileReport.dominant(target, data.profiles()));
         }
         markdown.append(table);
     }
