@@ -14,8 +14,6 @@ public final class ComparisonSection
 {
     /** The command that runs the comparison and writes this section. */
     public static final String COMMAND = "benchmarks/compare.sh";
-    /** The JFR settings of the profiled runs. */
-    public static final String PROFILE_SETTINGS = "benchmarks/profile.jfc";
 
     private ComparisonSection()
     {

@@ -20,7 +20,9 @@ import java.util.Set;
  * What dominates a profiled run: the thread samples of a JFR recording ({@code jdk.ExecutionSample}, a thread in
  * Java code, and {@code jdk.NativeMethodSample}, a thread in a native method: under disni the verbs calls into
  * libibverbs and the kernel's rxe), counted by the frame on top of the stack and by the innermost ibex frame. The
- * recording takes both kinds at the same period (benchmarks/profile.jfc), so their counts add up.
+ * recording takes both kinds at the same period ({@link io.ibex.samples.perf.ThreadSamples}), so their counts add
+ * up (JDK 17 takes at most five samples in Java and one in native code a period: a lower bound for native work
+ * where several threads are in native calls at once).
  * <p>
  * A thread asleep in a native wait (a selector, a socket accept or read, an event channel) is sampled as if it ran:
  * those samples are counted apart ({@link #waiting()}) and left out of the shares, which are of the samples where

@@ -1,5 +1,7 @@
 package io.ibex.benchmarks.report;
 
+import io.ibex.samples.perf.ThreadSamples;
+
 import java.util.List;
 import java.util.Map;
 
@@ -53,10 +55,12 @@ final class ProfileReport
             markdown.append("No target is missed in this run.\n");
             return;
         }
-        markdown.append("Each case a target is about runs once more after the measured runs, under JFR (`")
-            .append(ComparisonSection.PROFILE_SETTINGS).append("`: thread samples every 10 ms, of threads in Java ")
-            .append("code and of threads in native methods alike), into `profiles/` and `guest/profiles/`. The ")
+        markdown.append("Each case a target is about runs once more after the measured runs, under JFR (thread ")
+            .append("samples of its measured part every ").append(ThreadSamples.PERIOD_MS).append(" ms, of threads ")
+            .append("in Java code and of threads in native methods alike), into `profiles/` and `guest/profiles/`. The ")
             .append("shares count, not the times: the recording slows the run down, most of all under emulation. ")
+            .append("JFR samples at most five threads in Java code and one in a native method a period, so a ")
+            .append("native share is a lower bound where several threads are in native calls at once. ")
             .append("Samples of threads asleep in a native wait (a selector, a socket, an event channel) are left ")
             .append("out; the shares are of the samples of working threads. A frame marked `[native]` is a native ")
             .append("method: on disni the verbs calls, whose time is libibverbs' and the kernel's rxe's, not Java's. ")
