@@ -160,8 +160,8 @@ do
     bench_pair "profile-ibex-${test/_/-}-$profile_bytes" java "$ibex $args" \
         "$ibex $args --jfr $out/profiles/${test/_/-}.jfr" || true
 done
-bench_jmh "profile-channel-round-trip-$profile_values" ChannelRoundTripBenchmark -bm sample -p values="$profile_values" \
-    -p path=channel "${jmh_iterations[@]}" \
+bench_jmh "profile-channel-round-trip-$profile_values" ChannelRoundTripBenchmark -bm sample \
+    -p values="$profile_values" -p path=channel "${jmh_iterations[@]}" \
     -prof "io.ibex.benchmarks.ThreadSamplesProfiler:file=$out/profiles/channel-round-trip-$profile_values.jfr" || true
 
 echo "--- $((SECONDS - start)) s; JVM crashes (rerun): $bench_crashes; failed runs: $bench_failures;" \
