@@ -74,7 +74,8 @@ args()
         echo "$args"
     else
         [ "$kind" = bw ] && args+=" --post-list $post_list"
-        echo "$verb-$kind --provider disni $args --warmup $warmup"
+        # a client JVM that starts slowly (a loaded host under emulation: over a minute) still meets its server
+        echo "$verb-$kind --provider disni $args --warmup $warmup --timeout-ms 240000"
     fi
 }
 
