@@ -4,7 +4,9 @@
 # ChannelThroughputBenchmark: the sample channel on the soft provider) with -prof gc into target/compare/
 # (jmh-host-*.json), then the Soft-RoCE guest's side (softroce/bench-compare.sh: perftest beside ibex, the
 # channel on disni, into target/compare/guest/), then rewrites the generated section of docs/benchmarks.md and
-# docs/plots/ from those files (io.ibex.benchmarks.report.CompareReport).
+# docs/plots/ from those files (io.ibex.benchmarks.report.CompareReport). Each side also records a JFR profile of
+# each ibex case a target is about, in a run of its own after the measured ones (profiles/, guest/profiles/): the
+# report shows what dominates where a target is missed.
 #   full:    every size (32 64 88 256 536 1024 4096 B; samples of 1, 8, 64 values are 32, 88, 536 B on the
 #            wire), the benchmarks' own forks, warm-up and iterations (-f 1 -wi 3 -w 2s -i 5 -r 2s), round trips
 #            in SampleTime and AverageTime; about 35 minutes on the host, then the guest's full run.
@@ -13,24 +15,32 @@
 #            under 10 minutes with the guest.
 # JMH refuses to run
 # beside another JMH (its lock, /tmp/jmh.lock): wait for it rather than measure two at once on two cores.
-# usage: benchmarks/compare.sh [--quick] [-n] [--host-only]
+# usage: benchmarks/compare.sh [--quick] [-n] [--host-only | --guest-only]
 #   -n           skip the Maven build (reuse target/ from a previous build)
 #   --host-only  leave the guest out (a machine without qemu); the report says "not run" for its part
+#   --guest-only run the guest's side only, beside the host's files a previous run left in target/compare (e.g.
+#                a quick host run, then a full guest run: --quick --host-only, then --guest-only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-quick=0 build=1 guest=1
+quick=0 build=1 guest=1 host=1
 for arg in "$@"
 do
     case $arg in
         --quick) quick=1 ;;
         -n) build=0 ;;
         --host-only) guest=0 ;;
+        --guest-only) host=0 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) echo "compare.sh: unknown argument $arg (usage: benchmarks/compare.sh [--quick] [-n] [--host-only])" >&2
+        *) echo "compare.sh: unknown argument $arg (usage: benchmarks/compare.sh [--quick] [-n]" \
+               "[--host-only | --guest-only])" >&2
            exit 2 ;;
     esac
 done
+if [ "$guest" = 0 ] && [ "$host" = 0 ]; then
+    echo "compare.sh: --host-only and --guest-only leave nothing to run" >&2
+    exit 2
+fi
 
 out=target/compare
 jar=benchmarks/target/benchmarks.jar
@@ -40,7 +50,12 @@ if [ "$build" = 1 ]; then
     mvn -q -B package -DskipTests
 fi
 [ -f "$jar" ] || { echo "compare.sh: $jar is missing: build first (without -n)" >&2; exit 1; }
-rm -rf "$out" && mkdir -p "$out"
+if [ "$host" = 1 ]; then
+    rm -rf "$out" && mkdir -p "$out"
+elif [ ! -f "$out/machine-host.txt" ]; then
+    echo "compare.sh: --guest-only reports beside a previous host run, but $out/machine-host.txt is missing" >&2
+    exit 1
+fi
 
 if [ "$quick" = 1 ]; then
     mode=quick
@@ -71,35 +86,54 @@ jmh()
     sed -n '/^Benchmark /,/^$/p' "$out/$name.log" | grep -v ':gc\.\|:p0\.' || true
 }
 
-{
-    echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-    echo "run: $mode ($0 $*)"
-    echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null ||
-        echo ' (with uncommitted changes)')"
-    echo "cores: $(nproc)"
-    echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
-    echo "kernel: $(uname -sr)"
-    echo "jdk: $(java -version 2>&1 | sed -n 2p)"
-    echo "jvm flags: $(java -XX:+PrintCommandLineFlags -version 2>&1 | head -1)"
-    echo "jmh arguments: ${jmh[*]} -prof gc; round trips ${latency_modes[*]:-in both modes}, sizes $sizes" \
-        "${nio_sizes:+(nio also $nio_sizes)}"
-    echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-} > "$out/machine-host.txt"
+if [ "$host" = 1 ]; then
+    {
+        echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+        echo "run: $mode ($0 $*)"
+        echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null ||
+            echo ' (with uncommitted changes)')"
+        echo "cores: $(nproc)"
+        echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+        echo "kernel: $(uname -sr)"
+        echo "jdk: $(java -version 2>&1 | sed -n 2p)"
+        echo "jvm flags: $(java -XX:+PrintCommandLineFlags -version 2>&1 | head -1)"
+        echo "jmh arguments: ${jmh[*]} -prof gc; round trips ${latency_modes[*]:-in both modes}, sizes $sizes" \
+            "${nio_sizes:+(nio also $nio_sizes)}"
+        echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    } > "$out/machine-host.txt"
 
-# Transports, providers and sample sizes are the benchmarks' own defaults (nio, soft, aeron-udp, aeron-ipc; values
-# 1, 8, 64); message sizes are this script's.
-jmh pingpong PingPongBenchmark -p size=$sizes "${latency_modes[@]}"
-if [ -n "$nio_sizes" ]; then
-    jmh pingpong-nio PingPongBenchmark -p transport=nio -p size=$nio_sizes "${latency_modes[@]}"
+    # Transports, providers and sample sizes are the benchmarks' own defaults (nio, soft, aeron-udp, aeron-ipc; values
+    # 1, 8, 64); message sizes are this script's.
+    jmh pingpong PingPongBenchmark -p size=$sizes "${latency_modes[@]}"
+    if [ -n "$nio_sizes" ]; then
+        jmh pingpong-nio PingPongBenchmark -p transport=nio -p size=$nio_sizes "${latency_modes[@]}"
+    fi
+    jmh channel-round-trip ChannelRoundTripBenchmark "${latency_modes[@]}"
+    jmh stream StreamBenchmark -p size=$([ "$quick" = 1 ] && echo 64,1024 || echo "$sizes")
+    # Throughput against vectorize (8 values), then against the sample's size (vectorize 8, not inline: 64 values,
+    # 536 B, are more inline data than a QP takes, 256 B on soft).
+    jmh channel-throughput ChannelThroughputBenchmark -p vectorize=1,8,32 -p inline=true,false -p values=8
+    jmh channel-throughput-values ChannelThroughputBenchmark -p vectorize=8 -p inline=false -p values=1,64
+    # The profiles the report shows where a target is missed: each case a host target is about, once more after the
+    # measured runs (a recording perturbs what it records), under JFR's thread samples from the first measured
+    # iteration on (io.ibex.benchmarks.ThreadSamplesProfiler), into $out/profiles/.
+    mkdir -p "$out/profiles"
+    for values in 1 8 64
+    do
+        name=channel-round-trip-$values
+        echo "--- profile $name: ChannelRoundTripBenchmark values=$values path=channel ${jmh[*]}"
+        if ! java -jar "$jar" '^io\.ibex\.benchmarks\.ChannelRoundTripBenchmark\.' -p values=$values -p path=channel \
+            -bm sample "${jmh[@]}" -foe true \
+            -prof "io.ibex.benchmarks.ThreadSamplesProfiler:file=$out/profiles/$name.jfr" \
+            > "$out/profile-$name.log" 2>&1; then
+            echo "compare.sh: the profile $name failed; the end of $out/profile-$name.log:" >&2
+            tail -n 20 "$out/profile-$name.log" >&2
+            exit 1
+        fi
+    done
+    echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine-host.txt"
+    echo "--- host: $(( $(date +%s) - started )) s so far"
 fi
-jmh channel-round-trip ChannelRoundTripBenchmark "${latency_modes[@]}"
-jmh stream StreamBenchmark -p size=$([ "$quick" = 1 ] && echo 64,1024 || echo "$sizes")
-# Throughput against vectorize (8 values), then against the sample's size (vectorize 8, not inline: 64 values, 536 B,
-# are more inline data than a QP takes, 256 B on soft).
-jmh channel-throughput ChannelThroughputBenchmark -p vectorize=1,8,32 -p inline=true,false -p values=8
-jmh channel-throughput-values ChannelThroughputBenchmark -p vectorize=8 -p inline=false -p values=1,64
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine-host.txt"
-echo "--- host: $(( $(date +%s) - started )) s so far"
 
 status=0
 if [ "$guest" = 1 ]; then

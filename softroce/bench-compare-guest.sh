@@ -19,6 +19,10 @@ values_list=${BENCH_VALUES:-$(pick "1 5 8 64" "5")}
 jmh_rounds=${BENCH_JMH_ROUNDS:-$(pick 2 1)}
 jmh_time=${BENCH_TIME:-$(pick 2s 1s)}
 jmh_iterations=(-wi "${BENCH_WI:-$(pick 6 2)}" -w "$jmh_time" -i "${BENCH_I:-$(pick 4 2)}" -r "$jmh_time")
+# The profiles' cases: the targets' sizes, 64 B and samples of 5 values (64 B on the wire).
+profile_bytes=64
+profile_values=5
+profile_factor=${BENCH_PROFILE_FACTOR:-20}
 thrpt_cases=${BENCH_THRPT_CASES:-$(pick "vectorize=1 inline=true values=8;vectorize=1 inline=false values=8;\
 vectorize=8 inline=true values=8;vectorize=8 inline=false values=8;vectorize=32 inline=true values=8;\
 vectorize=32 inline=false values=8;vectorize=8 inline=false values=1;vectorize=8 inline=false values=64" \
@@ -39,6 +43,9 @@ ibex="$IBEX_JAVA -jar $PWD/rdma-samples/target/ibex.jar"
     echo "ibex: $ibex (no JVM tuning: default G1 and tiered JIT)"
     echo "JMH: -f 0 (one JVM per case), ${jmh_iterations[*]}, -prof gc; round trip values $values_list," \
         "$jmh_rounds rounds; throughput cases: $thrpt_cases"
+    echo "profiles (JFR thread samples, after the measured runs): ibex clients at $profile_bytes B with --jfr," \
+        "$profile_factor x the measured iterations; the channel's round trip at $profile_values values," \
+        "-prof io.ibex.benchmarks.ThreadSamplesProfiler"
 } >> "$out/machine.txt"
 cat "$out/machine.txt"
 
@@ -57,22 +64,33 @@ row()
     esac
 }
 
+# args TOOL TEST SIZE ITERS: the arguments of both sides of a pair of that tool.
+args()
+{
+    local tool=$1 test=$2 size=$3 iters=$4 verb=${2%_*} kind=${2#*_} args
+    args="-d $SOFTROCE_DEV -x 1 -s $size -n $iters"
+    if [ "$tool" = perftest ]; then
+        [ "$kind" = bw ] && args+=" --post_list $post_list"
+        echo "$args"
+    else
+        [ "$kind" = bw ] && args+=" --post-list $post_list"
+        # a client JVM that starts slowly (a loaded host under emulation: over a minute) still meets its server
+        echo "$verb-$kind --provider disni $args --warmup $warmup --timeout-ms 240000"
+    fi
+}
+
+# iters TEST: the iterations of the test's measured runs.
+iters() { if [ "${1#*_}" = lat ]; then echo "$lat_iters"; else echo "$bw_iters"; fi; }
+
 # one TEST SIZE ROUND TOOL: one pair of that tool.
 one()
 {
-    local test=$1 size=$2 round=$3 tool=$4 verb=${1%_*} kind=${1#*_} args
-    if [ "$kind" = lat ]; then
-        args="-d $SOFTROCE_DEV -x 1 -s $size -n $lat_iters"
-    else
-        args="-d $SOFTROCE_DEV -x 1 -s $size -n $bw_iters"
-    fi
+    local test=$1 size=$2 round=$3 tool=$4 args
+    args=$(args "$tool" "$test" "$size" "$(iters "$test")")
     if [ "$tool" = perftest ]; then
-        [ "$kind" = bw ] && args+=" --post_list $post_list"
         bench_pair "r$round-ib_$test-$size" c "ib_$test $args" "ib_$test $args"
     else
-        [ "$kind" = bw ] && args+=" --post-list $post_list"
-        args="$verb-$kind --provider disni $args --warmup $warmup"
-        bench_pair "r$round-ibex-$verb-$kind-$size" java "$ibex $args" "$ibex $args"
+        bench_pair "r$round-ibex-${test/_/-}-$size" java "$ibex $args" "$ibex $args"
     fi
     row "$tool" "$test" "$size" "$round"
 }
@@ -130,6 +148,22 @@ do
     done
     jmh throughput "$(tr ' =' '-_' <<< "$case")" ChannelThroughputBenchmark "${params[@]}"
 done
+
+# The profiles the report shows where a target is missed: each ibex case a target is about, once more after the
+# measured runs (a recording perturbs what it records), with a JFR recording of its measured loop alone (ibex
+# --jfr, on the client, which measures; the channel's JMH case: io.ibex.benchmarks.ThreadSamplesProfiler), into
+# profiles/. The client runs $profile_factor times the measured iterations, for enough samples.
+echo "--- profiles ($((SECONDS - start)) s)"
+mkdir -p "$out/profiles"
+for test in send_lat write_lat send_bw write_bw
+do
+    args=$(args ibex "$test" "$profile_bytes" $(($(iters "$test") * profile_factor)))
+    bench_pair "profile-ibex-${test/_/-}-$profile_bytes" java "$ibex $args" \
+        "$ibex $args --jfr $out/profiles/${test/_/-}.jfr" || true
+done
+bench_jmh "profile-channel-round-trip-$profile_values" ChannelRoundTripBenchmark -bm sample \
+    -p values="$profile_values" -p path=channel "${jmh_iterations[@]}" \
+    -prof "io.ibex.benchmarks.ThreadSamplesProfiler:file=$out/profiles/channel-round-trip-$profile_values.jfr" || true
 
 echo "--- $((SECONDS - start)) s; JVM crashes (rerun): $bench_crashes; failed runs: $bench_failures;" \
     "every output is in $bench_runs"

@@ -37,14 +37,17 @@ public final class ComparisonSection
             .append("\". Regenerate it with\n\n```sh\n")
             .append(COMMAND).append("            # full run: every size, forks, warm-up, several iterations\n")
             .append(COMMAND).append(" --quick    # fewer sizes, short iterations: under 10 minutes here\n")
-            .append(COMMAND).append(" --host-only --quick    # without the Soft-RoCE guest\n```\n\n")
+            .append(COMMAND).append(" --host-only --quick    # without the Soft-RoCE guest\n")
+            .append(COMMAND).append(" --guest-only   # the guest only, beside the host's files of the last run\n```\n\n")
             .append("A round trip on the host is JMH's, in µs; perftest and `ibex *-lat` print half a round ")
             .append("trip, as perftest does. Samples of 1, 8 and 64 values are 32, 88 and 536 bytes on the wire, ")
             .append("and are set against the peers' messages of those sizes. Idle strategies: nio and ibex ")
             .append("busy-poll on both sides (the JMH thread and the echo thread); any other strategy (Aeron's) is ")
             .append("a benchmark parameter and shows in the case's name.\n");
         machine(markdown, data);
-        targets(markdown, Targets.of(data));
+        final List<Target> targets = Targets.of(data);
+        targets(markdown, targets, data);
+        ProfileReport.write(markdown, targets, data.profiles());
         HostReport.write(markdown, data.host(), plots, plotsLink);
         if (data.guestRan())
         {
@@ -103,14 +106,16 @@ public final class ComparisonSection
             .append(String.join(", ", names)).append(": ").append(settings).append('\n'));
     }
 
-    private static void targets(final StringBuilder markdown, final List<Target> targets)
+    private static void targets(final StringBuilder markdown, final List<Target> targets, final ComparisonData data)
     {
         markdown.append("\n### Against the issue's targets\n\n");
-        final Markdown.Table table = new Markdown.Table("target", "ibex", "peer", "ratio", "limit", "result");
+        final Markdown.Table table = new Markdown.Table("target", "ibex", "peer", "ratio", "limit", "result",
+            "top frame of a missed target's profile");
         for (final Target target : targets)
         {
             table.row(target.name(), figure(target.ibex(), target.unit()), figure(target.peer(), target.unit()),
-                Markdown.ratio(target.ratio()), target.limitText(), target.verdict());
+                Markdown.ratio(target.ratio()), target.limitText(), target.verdict(),
+                ProfileReport.dominant(target, data.profiles()));
         }
         markdown.append(table);
     }

@@ -12,8 +12,11 @@ import java.util.Locale;
  * @param unit   the figures' unit, e.g. {@code µs}.
  * @param limit  the ratio ibex / peer the target allows.
  * @param atMost true when the ratio must be at most the limit, false when at least.
+ * @param profile the profile of ibex's case, if the run records one: its path in the run's directory without
+ *               {@code .jfr} ({@link ComparisonData#profiles()}); null when none is recorded.
  */
-public record Target(String name, double ibex, double peer, String unit, double limit, boolean atMost)
+public record Target(String name, double ibex, double peer, String unit, double limit, boolean atMost,
+    String profile)
 {
     /**
      * @return ibex / peer, NaN when either was not measured.

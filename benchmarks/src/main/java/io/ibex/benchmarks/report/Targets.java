@@ -10,7 +10,10 @@ import java.util.function.Predicate;
  * The issue's targets, evaluated on a run's data. On rxe (the guest), perftest and {@code ibex *-lat} report half a
  * round trip, so the sample channel's JMH round trip is halved before it is set against them. The issue's sizes:
  * 64 B for the peers; for the channel, the sample of 5 values (64 B on the wire: 24 B of header and 8 B a value);
- * on the host, every sample size against nio at the same bytes.
+ * on the host, every sample size against nio at the same bytes. Each target names the profile of ibex's case the
+ * comparison records (benchmarks/compare.sh, softroce/bench-compare-guest.sh): {@code guest/profiles/send-lat},
+ * {@code write-lat}, {@code send-bw}, {@code write-bw} (the ibex client at 64 B), {@code channel-round-trip-5},
+ * and on the host {@code profiles/channel-round-trip-1}, {@code -8} and {@code -64}.
  */
 public final class Targets
 {
@@ -22,6 +25,11 @@ public final class Targets
     static final int CHANNEL_VALUES = 5;
     /** Values of the samples whose channel round trip the host target takes. */
     static final List<Integer> HOST_VALUES = List.of(1, 8, 64);
+
+    /** The profiles' names of the channel's round trip, followed by the sample's values. */
+    static final String CHANNEL_PROFILE = "channel-round-trip-";
+    /** Where the guest's profiles are, in the run's directory. */
+    private static final String GUEST_PROFILES = ComparisonData.GUEST + "/" + ComparisonData.PROFILES + "/";
 
     private static final double VERBS_LATENCY_LIMIT = 1.1;
     private static final double CHANNEL_LATENCY_LIMIT = 1.2;
@@ -44,19 +52,20 @@ public final class Targets
         {
             targets.add(new Target("rxe: ibex " + dashed(test) + " / ib_" + test + ", median (t_typical), " +
                 PEER_BYTES + " B", median(runs, PerftestCsv.IBEX, test), median(runs, PerftestCsv.PERFTEST, test),
-                "µs", VERBS_LATENCY_LIMIT, true));
+                "µs", VERBS_LATENCY_LIMIT, true, GUEST_PROFILES + dashed(test)));
         }
         final double channelRoundTrip = p50(LatencyCase.of(data.guest(), ROUND_TRIPS),
             latency -> "channel".equals(latency.param("path")) &&
                 Integer.toString(CHANNEL_VALUES).equals(latency.param("values")));
         targets.add(new Target("rxe: sample channel ½ round trip, " + CHANNEL_VALUES + " values (" +
             Sample.wireLength(CHANNEL_VALUES) + " B) / ib_send_lat median, " + PEER_BYTES + " B",
-            channelRoundTrip / 2, median(runs, PerftestCsv.PERFTEST, "send_lat"), "µs", CHANNEL_LATENCY_LIMIT, true));
+            channelRoundTrip / 2, median(runs, PerftestCsv.PERFTEST, "send_lat"), "µs", CHANNEL_LATENCY_LIMIT, true,
+            GUEST_PROFILES + CHANNEL_PROFILE + CHANNEL_VALUES));
         for (final String test : PerftestRuns.BANDWIDTH_TESTS)
         {
             targets.add(new Target("rxe: ibex " + dashed(test) + " / ib_" + test + ", message rate, " + PEER_BYTES +
                 " B", rate(runs, PerftestCsv.IBEX, test), rate(runs, PerftestCsv.PERFTEST, test), "Mpps",
-                MESSAGE_RATE_LIMIT, false));
+                MESSAGE_RATE_LIMIT, false, GUEST_PROFILES + dashed(test)));
         }
         final List<LatencyCase> host = LatencyCase.of(data.host(), ROUND_TRIPS);
         for (final int values : HOST_VALUES)
@@ -68,7 +77,7 @@ public final class Targets
                 latency.bytes() == bytes);
             targets.add(new Target("host: soft sample channel round trip / nio, median, " + values +
                 (values == 1 ? " value (" : " values (") + bytes + " B)", channel, nio, "µs", HOST_ROUND_TRIP_LIMIT,
-                true));
+                true, ComparisonData.PROFILES + "/" + CHANNEL_PROFILE + values));
         }
         return targets;
     }

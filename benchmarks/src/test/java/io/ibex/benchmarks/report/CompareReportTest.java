@@ -86,6 +86,36 @@ class CompareReportTest
     }
 
     @Test
+    void showsTheProfileOfEachMissedTarget() throws Exception
+    {
+        final Path run = copyRun(true);
+        final Path sendLat = ProfileTest.record(Files.createDirectories(run.resolve("guest/profiles"))
+            .resolve("send-lat.jfr"));
+        final Profile profile = Profile.read(sendLat);
+        final Profile.Share top = profile.frames().get(0);
+        final String topShare = Markdown.fixed(profile.percent(top), 0) + " %";
+
+        final String document = report(run);
+
+        assertTrue(document.contains("| **missed**, by 8.0 % of the limit | " + topShare + " " + top.what() + " |"),
+            "the targets' table names the top frame of a missed target");
+        final String prose = document.replace('\n', ' ');
+        assertTrue(document.contains("\n#### rxe: ibex send-lat / ib_send_lat, median (t_typical), 64 B: **missed**, " +
+            "by 8.0 % of the limit\n\n`guest/profiles/send-lat.jfr`: "), document);
+        assertTrue(prose.contains("`guest/profiles/send-lat.jfr`: " + profile.working() + " samples of working " +
+            "threads, "), document);
+        assertTrue(prose.contains(profile.waiting() + " samples of waiting threads left out"), document);
+        assertTrue(document.contains("| share | top frame | share | innermost ibex frame |\n|---|---|---|---|\n| " +
+            topShare + " | `" + top.what() + "` | "), "the profile's table, most first");
+        assertTrue(document.contains("`" + ProfileTest.SPINNER + "`"), "the threads at work");
+        assertFalse(document.contains("`" + ProfileTest.WAITER + "`"), "not the thread that waits");
+        assertTrue(prose.contains("`guest/profiles/channel-round-trip-5.jfr`: not run (no recording)."),
+            "a missed target without its profile");
+        assertFalse(document.contains("#### host:"), "a met target has no profile");
+        assertTrue(document.contains("| **met**, 16.7 % inside the limit |  |"), "nor a top frame");
+    }
+
+    @Test
     void writesPngPlotsAndDropsThePreviousRunsOnly() throws IOException
     {
         final Path docs = docs();

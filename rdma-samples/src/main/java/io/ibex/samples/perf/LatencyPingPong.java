@@ -110,9 +110,7 @@ final class LatencyPingPong
         final long[] stamps = new long[Math.max(iters, WarmUp.ROUND)];
         warmUp.run((count) -> run(stamps, count));
         final LoopCost cost = new LoopCost();
-        cost.start();
-        run(stamps, iters);
-        cost.stop();
+        MeasuredLoop.run(run.options().jfr(), cost, () -> run(stamps, iters));
         new LatencyResults(stamps, iters).print(run.out(), size, iters);
         run.printCost(cost, warmUp, iters);
     }

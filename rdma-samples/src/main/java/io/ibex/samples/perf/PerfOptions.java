@@ -5,6 +5,8 @@ import io.ibex.samples.verbs.OutOfBandOptions;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
+
 /**
  * The options {@code ibex send-lat}, {@code send-bw}, {@code write-lat} and {@code write-bw} share, with perftest's names and defaults (HOST,
  * {@code -p} and the ibex-only {@code --listen} and {@code --timeout-ms} in {@link OutOfBandOptions}); the
@@ -47,6 +49,12 @@ public final class PerfOptions
             "measured ones, then on until neither JVM is compiling, at most ten times as many (default: " +
             "${DEFAULT-VALUE}; 0: no warm-up).")
     private int warmup;
+
+    @Option(names = "--jfr", paramLabel = "FILE",
+        description = "ibex only: records the measured loop, not the warm-up, with JFR's thread samples (threads " +
+            "in Java code and in native methods, every " + ThreadSamples.PERIOD_MS + " ms) into FILE, for " +
+            "a profile of where the time goes; the recording slows the loop down.")
+    private Path jfr;
 
     /**
      * Checks the options both commands take, before anything is opened.
@@ -118,6 +126,12 @@ public final class PerfOptions
     int warmup()
     {
         return warmup;
+    }
+
+    /** @return where to record the measured loop, or null for no recording. */
+    Path jfr()
+    {
+        return jfr;
     }
 
     /**

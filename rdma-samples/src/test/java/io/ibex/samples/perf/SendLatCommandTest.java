@@ -4,6 +4,13 @@ import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import jdk.jfr.consumer.RecordingFile;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -58,6 +65,22 @@ class SendLatCommandTest
         // A rare slow path of the soft provider may allocate a few bytes; one object an iteration would be 16 bytes.
         assertTrue(PerfOutput.allocated(client) < 20000, client::toString);
         assertTrue(PerfOutput.allocated(server) < 20000, server::toString);
+    }
+
+    @Test
+    void jfrRecordsTheMeasuredLoopsThreadSamplesIntoItsFile(@TempDir final Path temp) throws IOException
+    {
+        final Path jfr = temp.resolve("send-lat.jfr");
+        final IbexRun server = IbexRun.start(args("-x", "1", "-n", "20000", "--warmup", "1000")).awaitOutput(WAITING);
+        final IbexRun client = IbexRun.run(args("-x", "1", "-n", "20000", "--warmup", "1000", "--jfr", jfr.toString(),
+            "127.0.0.1"));
+
+        server.assertSucceeded();
+        client.assertSucceeded();
+        final List<String> types = RecordingFile.readAllEvents(jfr).stream()
+            .map(event -> event.getEventType().getName()).distinct().toList();
+        assertTrue(types.contains("jdk.ExecutionSample"), "the busy-polling thread in Java: " + types);
+        assertTrue(types.stream().allMatch(type -> type.endsWith("Sample")), "thread samples only: " + types);
     }
 
     @Test
