@@ -5,10 +5,12 @@ import io.ibex.transport.channel.SampleBatch;
 import io.ibex.transport.channel.SampleChannel;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.sample.SignalList;
+import io.ibex.transport.stats.Counter;
 import org.agrona.CloseHelper;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A ping-pong of samples over one RC connection between two {@link SampleChannel}s: the caller's thread claims a
@@ -19,14 +21,24 @@ import java.net.InetSocketAddress;
  */
 final class ChannelPingPong implements PingPong
 {
+    /** How long a round trip waits at most for a step (a free sample, the write, the answer): far beyond any. */
+    static final long STEP_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final String LOOPBACK = "127.0.0.1";
+    /** Empty polls between two looks at the clock and the reconnect count: far apart, as a look costs a little. */
+    private static final int POLLS_PER_CHECK = 1024;
+    private static final String CLAIMING = "a free slot for sample";
+    private static final String WRITING = "the write of sample";
+    private static final String READING = "the answer to sample";
 
     private final AutoCloseable[] resources; // closed in this order
     private final SampleChannel source;
     private final SampleBatch out = new SampleBatch(1);
     private final SampleBatch in = new SampleBatch(1);
     private final Runnable echoAlive;
+    private final long stepTimeoutNanos;
     private long sequence;
+    private long waitStartNanos;
+    private long reconnectsBeforeWait;
 
     /**
      * Connects the two channels and starts the echo thread.
@@ -44,6 +56,21 @@ final class ChannelPingPong implements PingPong
         final PeerThread echo = new PeerThread(new ChannelEcho(channels.target()));
         echoAlive = echo::checkAlive;
         resources = new AutoCloseable[]{ echo, channels };
+        stepTimeoutNanos = STEP_TIMEOUT_NANOS;
+    }
+
+    /**
+     * A ping-pong whose echo the caller plays (for tests); closing it closes nothing.
+     *
+     * @param source           the connected source to send from and read the answers on.
+     * @param stepTimeoutNanos how long a round trip waits at most for a step.
+     */
+    ChannelPingPong(final SampleChannel source, final long stepTimeoutNanos)
+    {
+        this.source = source;
+        this.echoAlive = () -> { };
+        this.resources = new AutoCloseable[0];
+        this.stepTimeoutNanos = stepTimeoutNanos;
     }
 
     /**
@@ -81,23 +108,30 @@ final class ChannelPingPong implements PingPong
         source = opened;
         echoAlive = echo::checkAlive;
         resources = new AutoCloseable[]{ source, echo };
+        stepTimeoutNanos = STEP_TIMEOUT_NANOS;
     }
 
+    /**
+     * Sends one sample and busy-polls for its answer.
+     *
+     * @throws IllegalStateException if the echo failed, the source lost its connection (even one made again since:
+     *     the sample or its answer went with it) or a step took longer than its timeout.
+     */
     @Override
     public void roundTrip()
     {
-        while (source.claim(out, 1) == 0)
+        for (int polls = 0; source.claim(out, 1) == 0; polls++)
         {
-            checkAlive();
+            stalled(polls, CLAIMING);
         }
         out.get(0).sequence(sequence);
-        while (source.write(out) == 0)
+        for (int polls = 0; source.write(out) == 0; polls++)
         {
-            checkAlive();
+            stalled(polls, WRITING);
         }
-        while (source.read(in) == 0)
+        for (int polls = 0; source.read(in) == 0; polls++)
         {
-            checkAlive();
+            stalled(polls, READING);
         }
         final long answered = in.get(0).sequence();
         if (answered != sequence)
@@ -107,12 +141,38 @@ final class ChannelPingPong implements PingPong
         sequence++;
     }
 
-    private void checkAlive()
+    /**
+     * After an empty poll: fails if the echo failed or the connection is gone, and every {@value #POLLS_PER_CHECK}
+     * polls if the connection was made again or the step is over time. Only a wait pays for it, and without
+     * allocating: the first empty poll of a step reads the clock and the reconnect count once.
+     */
+    private void stalled(final int polls, final String step)
     {
+        if (polls == 0)
+        {
+            waitStartNanos = System.nanoTime();
+            reconnectsBeforeWait = source.stats().get(Counter.RECONNECTS);
+        }
         echoAlive.run();
         if (source.state() != ChannelState.CONNECTED)
         {
-            throw new IllegalStateException(source + " lost its connection (failure: " + source.failure() + ")");
+            throw new IllegalStateException(source + " lost its connection waiting for " + step + " " + sequence +
+                " (failure: " + source.failure() + ")");
+        }
+        if (polls % POLLS_PER_CHECK == POLLS_PER_CHECK - 1)
+        {
+            if (source.stats().get(Counter.RECONNECTS) != reconnectsBeforeWait)
+            {
+                throw new IllegalStateException(source + " lost its connection and made it again waiting for " +
+                    step + " " + sequence + ", which went with the connection");
+            }
+            final long waited = System.nanoTime() - waitStartNanos;
+            if (waited > stepTimeoutNanos)
+            {
+                throw new IllegalStateException(source + " waited " + TimeUnit.NANOSECONDS.toMillis(waited) +
+                    " ms for " + step + " " + sequence + " (state " + source.state() + ", failure: " +
+                    source.failure() + ")");
+            }
         }
     }
 

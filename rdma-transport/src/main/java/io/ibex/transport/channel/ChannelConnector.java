@@ -524,9 +524,9 @@ final class ChannelConnector implements Runnable
         final CompletionQueue cq = receive ? receiveCq : sendCq;
         return (receive ? "the receive" : "the send") + " completion queue overran: more completions than its " +
             cq.cqe() + " entries (" + (receive ? "in.cq_size = " + config.inCqSize() : "out.cq_size = " +
-            config.outCqSize()) + "), so completions were lost; it must hold " + (receive ?
-            "every receive kept posted (in.max_wrs - in.buffer_subtraction), which a disconnect flushes into it" :
-            "every send in flight (out.max_wrs), which a disconnect flushes into it, signaled or not");
+            config.outCqSize()) + "), so completions were lost; the channel keeps no more " + (receive ?
+            "receives posted" : "sends in flight") + " than it holds, so work requests it did not post completed " +
+            "into it";
     }
 
     private static boolean inError(final Connection connection)

@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The reader's side of a channel: keeps receives posted (in.max_wrs - in.buffer_subtraction of them, the
- * headroom the C node-type leaves), polls up to in.vectorize completions per read, checks each byte count,
- * stamps ts.received and hands the samples up without copying; a batch's samples go back to the pool (and so
- * to the receive queue) when the batch is read into again.
+ * headroom the C node-type leaves, but no more than in.cq_size: a disconnect flushes every one into the CQ),
+ * polls up to in.vectorize completions per read, checks each byte count, stamps ts.received and hands the
+ * samples up without copying; a batch's samples go back to the pool (and so to the receive queue) when the batch
+ * is read into again.
  * <p>
  * A receive's work request id is the connection's generation (high 32 bits) and the slot: completions of a
  * connection already torn down are recognised and never mistaken for the current one's. Samples that arrived

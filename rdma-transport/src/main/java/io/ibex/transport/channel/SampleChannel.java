@@ -487,9 +487,14 @@ public final class SampleChannel implements AutoCloseable
                 final SamplePool receivePool = push(new SamplePool(pd, config.inMaxWrs() + 2 * config.inVectorize(),
                     capacity, AccessFlags.LOCAL_WRITE));
                 send = new SendPath(sendPool, sendCq, stats, config.signals(), config.outVectorize(),
-                    config.outMaxWrs(), config.outPeriodicSignaling(), config.outSendInline());
+                    config.outMaxInFlight(), config.outPeriodicSignaling(), config.outSendInline());
                 receive = new ReceivePath(receivePool, receiveCq, stats, clock, config.mode() == TransportMode.UD,
-                    config.inVectorize(), config.inMaxWrs() - config.inBufferSubtraction());
+                    config.inVectorize(), config.inMaxPosted());
+                LOG.info("{}: up to {} sends in flight (out.max_wrs = {}, out.cq_size = {}), one in {} signaled; " +
+                    "{} receives kept posted (in.max_wrs - in.buffer_subtraction = {}, in.cq_size = {})",
+                    config.name(), config.outMaxInFlight(), config.outMaxWrs(), config.outCqSize(),
+                    config.outPeriodicSignaling(), config.inMaxPosted(),
+                    config.inMaxWrs() - config.inBufferSubtraction(), config.inCqSize());
                 connector = new ChannelConnector(config, events, first, pd, sendCq, receiveCq, send, receive, stats,
                     listener);
                 thread = new Thread(connector, "ibex-cm-" + config.name());

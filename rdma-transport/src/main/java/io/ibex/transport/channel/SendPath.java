@@ -22,6 +22,8 @@ import org.agrona.BitUtil;
  * <p>
  * Sends complete in order on a queue pair, so one signaled completion retires every send posted before it:
  * the in-flight ring holds each posted send's slot (-1 when inline) by its work request id, a running count.
+ * At most {@code depth} sends are in flight (out.max_wrs, but no more than out.cq_size: a disconnect flushes every
+ * one into the CQ, signaled or not), and one in at most depth / 2 is signaled, so a completion always comes.
  * <p>
  * The writer thread calls claim, write and release; the connection manager's thread attaches and detaches
  * connections. A lock (uncontended on the hot path) keeps the two apart.
@@ -127,7 +129,7 @@ final class SendPath extends DataPath
     }
 
     /**
-     * Posts samples from the front of the batch: as many as fit out.vectorize, the send queue and a connection.
+     * Posts samples from the front of the batch: as many as fit out.vectorize, the sends in flight and a connection.
      *
      * @return how many were taken (0 with no connection, or one a failed completion broke and the connection
      *     manager is about to drop: the samples stay in the batch).

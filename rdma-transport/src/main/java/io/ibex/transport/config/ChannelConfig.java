@@ -325,10 +325,35 @@ public final class ChannelConfig
         return outUseFallback;
     }
 
-    /** @return every how many sends one is signaled: as set, or half of {@link #outMaxWrs()} (at least 1). */
+    /**
+     * @return every how many sends one is signaled: as set, or half of {@link #outMaxWrs()}; but at least every
+     *     {@link #outMaxInFlight()} / 2 sends (and at least 1), so that a signaled send's completion retires sends
+     *     well before the limit on sends in flight holds the writer back, which otherwise could wait forever.
+     */
     public int outPeriodicSignaling()
     {
-        return outPeriodicSignalingSetting != 0 ? outPeriodicSignalingSetting : Math.max(1, outMaxWrs / 2);
+        final int every = outPeriodicSignalingSetting != 0 ? outPeriodicSignalingSetting : outMaxWrs / 2;
+        return Math.max(1, Math.min(every, outMaxInFlight() / 2));
+    }
+
+    /**
+     * @return the most sends the channel keeps in flight: {@link #outMaxWrs()}, but no more than
+     *     {@link #outCqSize()}, since when a connection breaks every send in flight, signaled or not, completes
+     *     into the send completion queue, which must not overrun.
+     */
+    public int outMaxInFlight()
+    {
+        return Math.min(outMaxWrs, outCqSize);
+    }
+
+    /**
+     * @return the receives the channel keeps posted: {@link #inMaxWrs()} - {@link #inBufferSubtraction()}, but no
+     *     more than {@link #inCqSize()}, since when a connection breaks every posted receive completes into the
+     *     receive completion queue, which must not overrun.
+     */
+    public int inMaxPosted()
+    {
+        return Math.min(inMaxWrs - inBufferSubtraction, inCqSize);
     }
 
     /** @return {@code out.periodic_signaling} as set, 0 for half of {@link #outMaxWrs()}. */

@@ -47,8 +47,9 @@ final class ChannelConfigChecks
         if (config.inCqSize() < inMaxWrs - sub)
         {
             warnings.add(locate(cqSize, inWrs, subtraction) + ": " + cqSize.describe(config.inCqSize()) +
-                " is less than in.max_wrs - in.buffer_subtraction = " + (inMaxWrs - sub) + ", the receives kept " +
-                "posted: a disconnect flushes them all into the completion queue, which then overflows");
+                " is less than in.max_wrs - in.buffer_subtraction = " + (inMaxWrs - sub) + ": only " +
+                config.inCqSize() + " receives are kept posted, as a disconnect flushes them all into the " +
+                "completion queue");
         }
         final ChannelConfig.Origin outWrs = config.origin("out.max_wrs");
         final String outWrsText = outWrs.describe(outMaxWrs) +
@@ -59,6 +60,14 @@ final class ChannelConfigChecks
         {
             throw new ConfigException(locate(signaling, outWrs), signaling.describe(every) +
                 " must not exceed " + outWrsText + ": a send queue that fills up before a signaled send stalls");
+        }
+        final int inFlight = Math.min(outMaxWrs, config.outCqSize());
+        if (every > Math.max(1, inFlight / 2))
+        {
+            warnings.add(locate(signaling) + ": " + signaling.describe(every) + " is more than half of the " +
+                inFlight + " sends kept in flight (out.max_wrs, at most out.cq_size): one send in " +
+                Math.max(1, inFlight / 2) + " is signaled instead, so that completions come before the writer is " +
+                "held back");
         }
         final ChannelConfig.Origin outVectorize = config.origin("out.vectorize");
         if (config.outVectorize() > outMaxWrs)

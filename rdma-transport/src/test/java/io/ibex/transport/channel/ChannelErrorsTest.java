@@ -2,6 +2,8 @@ package io.ibex.transport.channel;
 
 import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpState;
+import io.ibex.rdma.verbs.QueuePair;
+import io.ibex.rdma.verbs.ReceiveWorkRequest;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.stats.Counter;
 import org.junit.jupiter.api.Test;
@@ -14,14 +16,17 @@ import java.util.concurrent.TimeUnit;
 import static io.ibex.transport.channel.ChannelPair.receive;
 import static io.ibex.transport.channel.ChannelPair.send;
 import static io.ibex.transport.channel.TestChannels.WAIT_MILLIS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Errors of the device under a channel surface as errors: a queue pair in the error state drops its connection
  * (and a source connects again) instead of swallowing samples, and a completion queue that overran fails the
- * channel with the reason instead of leaving it deaf. On any provider (the guest runs them on rxe).
+ * channel with the reason instead of leaving it deaf; the channel itself never overruns its completion queues, even
+ * when a disconnect flushes everything it has outstanding. On any provider (the guest runs them on rxe).
  */
 @ExtendWith(NoLeaks.class)
 @Timeout(60)
@@ -49,14 +54,71 @@ class ChannelErrorsTest
     }
 
     @Test
+    void aSourceKeepsNoMoreSendsInFlightThanItsCompletionQueueHoldsAndConnectsAgainWhenTheyAreFlushed()
+        throws Exception
+    {
+        // out.max_wrs 1024 with a send CQ of 16: a broken connection flushes every send in flight into that CQ,
+        // signaled or not, so no more than 16 may be in flight.
+        try (ChannelPair pair = new ChannelPair(
+            TestChannels.target("target", TransportMode.RC, targetPort, c -> c.inMaxWrs(64)),
+            TestChannels.source("source", TransportMode.RC, sourcePort, targetPort, c -> c.outMaxWrs(1024)
+                .outCqSize(16).outUseFallback(false).reconnectMaxDelay(Duration.ofMillis(100)))))
+        {
+            // The target does not read: its 48 posted receives (in.max_wrs - in.buffer_subtraction) fill, then
+            // the source's sends wait for receives (RNR) until it holds back.
+            final int received = 48;
+            final long sent = writeUntilHeldBack(pair.source, received + 16);
+
+            pair.source.sendingQueuePair().modify(QpAttr.to(QpState.ERR));
+            awaitReconnect(pair.source);
+
+            assertEquals(received + 16, sent, "sends taken beyond the target's receives and out.cq_size");
+            assertEquals(16, pair.source.stats().get(Counter.DROPPED), "the flushed sends are counted as dropped");
+            receive(pair.target, 0, received);
+            ChannelPair.awaitConnected(pair.target);
+            send(pair.source, 1000, 40);
+            receive(pair.target, 1000, 40);
+        }
+    }
+
+    @Test
+    void aTargetKeepsNoMoreReceivesPostedThanItsCompletionQueueHoldsAndTheSourceConnectsAgainWhenTheyAreFlushed()
+        throws Exception
+    {
+        // 1008 receives (in.max_wrs - in.buffer_subtraction) for a receive CQ of 32: the config check warns, and
+        // only 32 are posted, as a broken connection flushes every posted receive into that CQ.
+        try (ChannelPair pair = new ChannelPair(
+            TestChannels.target("target", TransportMode.RC, targetPort, c -> c.inMaxWrs(1024).inCqSize(32)),
+            TestChannels.source("source", TransportMode.RC, sourcePort, targetPort,
+                c -> c.outUseFallback(false).reconnectMaxDelay(Duration.ofMillis(100)))))
+        {
+            final long posted = pair.target.stats().get(Counter.POSTED_RECEIVES);
+            breakAndRecover(pair, pair.target);
+            assertNull(pair.target.failure(), "the target failed");
+            assertEquals(32, posted, "receives posted at first");
+            for (int first = 20; first < 220; first += 25) // 200 samples through 32 receives, re-posted as read
+            {
+                send(pair.source, first, 25);
+                receive(pair.target, first, 25);
+            }
+        }
+    }
+
+    @Test
     void aReceiveCompletionQueueThatOverranFailsTheChannelWithTheReason() throws Exception
     {
-        // 48 receives posted (in.max_wrs - in.buffer_subtraction) into a CQ of 8: the config check warns of this.
+        // The channel keeps no more receives posted than its CQ of 8 holds: 16 more posted behind its back,
+        // all flushed when the queue pair goes to ERR, overrun it.
         try (ChannelPair pair = new ChannelPair(
             TestChannels.target("target", TransportMode.RC, targetPort, c -> c.inCqSize(8).inMaxWrs(64)),
             TestChannels.source("source", TransportMode.RC, sourcePort, targetPort, c -> c.outUseFallback(false))))
         {
-            send(pair.source, 0, 40); // the target does not read: 40 completions for a CQ of 8
+            final QueuePair qp = pair.target.sendingQueuePair();
+            for (int i = 0; i < 16; i++)
+            {
+                qp.postRecv(new ReceiveWorkRequest(1).numSge(0).wrId(-1L));
+            }
+            qp.modify(QpAttr.to(QpState.ERR));
             final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
             while (pair.target.failure() == null)
             {
@@ -70,6 +132,50 @@ class ChannelErrorsTest
                 () -> pair.target.read(new SampleBatch(8)));
             assertTrue(error.getMessage().contains(failure), error.getMessage());
             assertTrue(!pair.target.isListening(), "a failed channel takes no more sources");
+        }
+    }
+
+    /**
+     * Writes samples 0, 1, ... until at least {@code atLeast} are sent and a write takes nothing.
+     *
+     * @return how many were sent.
+     */
+    private static long writeUntilHeldBack(final SampleChannel source, final int atLeast)
+    {
+        final SampleBatch batch = new SampleBatch(1);
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+        long sent = 0;
+        while (true)
+        {
+            if (batch.isEmpty() && source.claim(batch, 1) == 1)
+            {
+                ChannelPair.fill(batch.get(0), sent);
+            }
+            if (!batch.isEmpty() && source.write(batch) == 1)
+            {
+                sent++;
+            }
+            else if (sent >= atLeast)
+            {
+                source.release(batch);
+                return sent;
+            }
+            else
+            {
+                assertTrue(System.nanoTime() < deadline, source + " took nothing after " + sent + " samples");
+                Thread.yield();
+            }
+        }
+    }
+
+    private static void awaitReconnect(final SampleChannel source) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+        while (source.stats().get(Counter.RECONNECTS) == 0)
+        {
+            assertNull(source.failure(), "the source failed");
+            assertTrue(System.nanoTime() < deadline, "the broken connection was never made again");
+            Thread.sleep(1);
         }
     }
 

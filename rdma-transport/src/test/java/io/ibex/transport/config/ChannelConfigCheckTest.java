@@ -45,8 +45,8 @@ class ChannelConfigCheckTest
         assertEquals(List.of(
             "n.conf:1:43: in.max_wrs = 100 is not a power of two: rounded up to 128",
             "n.conf:1:83: out.max_wrs = 3 is not a power of two: rounded up to 4",
-            "n.conf:1:58: in.cq_size = 100 is less than in.max_wrs - in.buffer_subtraction = 112, the receives kept " +
-                "posted: a disconnect flushes them all into the completion queue, which then overflows"),
+            "n.conf:1:58: in.cq_size = 100 is less than in.max_wrs - in.buffer_subtraction = 112: only 100 " +
+                "receives are kept posted, as a disconnect flushes them all into the completion queue"),
             checked.warnings());
     }
 
@@ -65,8 +65,37 @@ class ChannelConfigCheckTest
         final ChannelConfig checked = bind(IN + "max_wrs = 1024 }").check();
 
         assertEquals(List.of("n.conf:1:43: in.cq_size = 128 (default) is less than in.max_wrs - " +
-            "in.buffer_subtraction = 1008, the receives kept posted: a disconnect flushes them all into the " +
-            "completion queue, which then overflows"), checked.warnings());
+            "in.buffer_subtraction = 1008: only 128 receives are kept posted, as a disconnect flushes them all into " +
+            "the completion queue"), checked.warnings());
+        assertEquals(128, checked.inMaxPosted());
+    }
+
+    @Test
+    void aSendCompletionQueueBelowOutMaxWrsLimitsTheSendsInFlightAndHowRarelyOneIsSignaled()
+    {
+        final ChannelConfig source = ChannelConfig.read(LibconfigReaderTest.SEED, "ib_node_source").check();
+
+        assertEquals(8192, source.outMaxWrs());
+        assertEquals(256, source.outMaxInFlight());
+        assertEquals(128, source.outPeriodicSignaling(), "half of the sends in flight, not of out.max_wrs");
+        assertEquals(8192 - 128, source.inMaxPosted());
+        assertEquals(List.of(), source.warnings(), "a limit, not a mistake: VILLAS' reference config");
+
+        final ChannelConfig tiny = bind(IN + "}; out = { cq_size = 1 }").check();
+        assertEquals(1, tiny.outMaxInFlight());
+        assertEquals(1, tiny.outPeriodicSignaling());
+    }
+
+    @Test
+    void periodicSignalingAboveHalfTheSendsInFlightIsLoweredWithAWarning()
+    {
+        final ChannelConfig checked = bind(IN + "}; out = { max_wrs = 256; cq_size = 32; periodic_signaling = 100 }")
+            .check();
+
+        assertEquals(16, checked.outPeriodicSignaling());
+        assertEquals(List.of("n.conf:1:94: out.periodic_signaling = 100 is more than half of the 32 sends kept in " +
+            "flight (out.max_wrs, at most out.cq_size): one send in 16 is signaled instead, so that completions " +
+            "come before the writer is held back"), checked.warnings());
     }
 
     @Test

@@ -44,7 +44,7 @@ class ChannelConfigTest
         assertTrue(source.outSendInline());
         assertEquals(60, source.outMaxInlineData());
         assertTrue(source.outUseFallback());
-        assertEquals(4096, source.outPeriodicSignaling());
+        assertEquals(128, source.outPeriodicSignaling(), "half of the 256 sends out.cq_size allows in flight");
         assertNull(source.inHooks());
         assertFalse(source.checked());
     }
