@@ -29,10 +29,12 @@ mkdir -p "$OUT"
 if [ $build = 1 ]; then
     echo "--- host: mvn package (no tests), classpath, JUnit console launcher"
     mvn -q -B package -DskipTests
+    # In the reactor (-am), so that rdma-transport's rdma-core-api is this build's, not one installed in ~/.m2 (a
+    # fresh machine has none); the modules write the file in build order, rdma-transport's last.
     for module in rdma-core-api rdma-transport
     do
-        mvn -q -B dependency:build-classpath -Dmdep.outputFile="$PWD/$OUT/classpath-$module" \
-            -Dmdep.includeScope=test -pl $module
+        mvn -q -B package -DskipTests dependency:build-classpath -Dmdep.outputFile="$PWD/$OUT/classpath-$module" \
+            -Dmdep.includeScope=test -pl $module -am
     done
     mvn -q -B dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:$CONSOLE_VERSION \
         -DoutputDirectory="$PWD/$OUT"
