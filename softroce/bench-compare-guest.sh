@@ -22,7 +22,7 @@ jmh_iterations=(-wi "${BENCH_WI:-$(pick 6 2)}" -w "$jmh_time" -i "${BENCH_I:-$(p
 # The profiles' cases: the targets' sizes, 64 B and samples of 5 values (64 B on the wire).
 profile_bytes=64
 profile_values=5
-profile_factor=${BENCH_PROFILE_FACTOR:-20}
+profile_factor=${BENCH_PROFILE_FACTOR:-$(pick 20 5)}
 thrpt_cases=${BENCH_THRPT_CASES:-$(pick "vectorize=1 inline=true values=8;vectorize=1 inline=false values=8;\
 vectorize=8 inline=true values=8;vectorize=8 inline=false values=8;vectorize=32 inline=true values=8;\
 vectorize=32 inline=false values=8;vectorize=8 inline=false values=1;vectorize=8 inline=false values=64" \

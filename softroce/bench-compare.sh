@@ -32,7 +32,7 @@
 #   (ChannelThroughputBenchmark cases separated by ";", each "name=value ..." JMH params: 8 values at vectorize
 #   1, 8, 32 with inline true and false, and 1 and 64 values at vectorize 8 not inline / "vectorize=8 inline=true
 #   values=8"), BENCH_RERUNS (3), BENCH_PAIR_TIMEOUT (300),
-#   BENCH_PROFILE_FACTOR (20), SOFTROCE_TIMEOUT (the whole guest run: 4500 / 900)
+#   BENCH_PROFILE_FACTOR (20 / 5), SOFTROCE_TIMEOUT (the whole guest run: 4500 / 900)
 # exit code: 0 when every run ran; 1 when one failed or kept crashing; the guest harness's 124/125.
 set -euo pipefail
 cd "$(dirname "$0")/.."
