@@ -237,20 +237,6 @@ final class ReceivePath extends DataPath
         }
     }
 
-    /** @return how many receives are posted. */
-    int posted()
-    {
-        lock.lock();
-        try
-        {
-            return posted;
-        }
-        finally
-        {
-            lock.unlock();
-        }
-    }
-
     /** Handles one completion: into the batch, or (with no batch, while draining) into the pending queue. */
     private void take(final WorkCompletion wc, final SampleBatch batch)
     {
