@@ -12,8 +12,8 @@
 #   selectors default to those packages, e.g. --select-class io.ibex.rdma.conformance.UdConformanceTest
 # environment: IBEX_INTEROP (glob of interop scripts, default softroce/interop/*.sh; empty = none); passed into the
 #   guest when set: IBEX_TEST_SAMPLES (MillionSamplesTest, default 100000), IBEX_TEST_CYCLES (OpenCloseCyclesTest,
-#   default 20), IBEX_SOAK_SAMPLES (interop/soak.sh, default 3000), INTEROP_TIMEOUT (each interop command, 120 s;
-#   soak.sh 300 s)
+#   default 20), IBEX_SOAK_SAMPLES, IBEX_SOAK_IDLE, IBEX_SOAK_DEPTH (interop/soak.sh), INTEROP_TIMEOUT (each interop
+#   command, 120 s; soak.sh 300 s)
 # exit code: 0 when everything passed; the guest harness's 124/125 on timeout/setup failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,7 +54,7 @@ printf '%q ' "${selectors[@]}" > "$OUT/selectors"
 echo "${IBEX_INTEROP-softroce/interop/*.sh}" > "$OUT/interop"
 
 passed=()
-for var in IBEX_TEST_SAMPLES IBEX_TEST_CYCLES IBEX_SOAK_SAMPLES INTEROP_TIMEOUT
+for var in IBEX_TEST_SAMPLES IBEX_TEST_CYCLES IBEX_SOAK_SAMPLES IBEX_SOAK_IDLE IBEX_SOAK_DEPTH INTEROP_TIMEOUT
 do
     [ -z "${!var-}" ] || passed+=(-e "$var")
 done

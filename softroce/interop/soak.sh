@@ -2,8 +2,11 @@
 # The soak on rxe0 (docs/reliability.md, "Soak"): `ibex channel` over RC as two JVMs on the disni provider, the
 # example config for rxe0 (lib.bash's channel_config). The target reads and checks IBEX_SOAK_SAMPLES samples
 # (default 3000); both sides measure their memory after a tenth of them and after the last, and fail if heap, direct
-# or native memory grew by more than 5%. The JVM options are .ci/soak's. Under emulation on a loaded host the JVMs
-# took 100 s to start and the samples ran at 120/s (docs/reliability.md), hence a 300 s bound on each command
+# or native memory grew by more than 5%. The JVM options are .ci/soak's. Two changes to the example config, as the
+# emulated CPU makes the target's JVM slower than the guest kernel's rxe, so that a target that falls behind is not
+# overrun at once (an RNR NAK makes rxe resend everything after it): the receive queues and CQs hold
+# IBEX_SOAK_DEPTH (default 1024) and both sides idle with IBEX_SOAK_IDLE (default backoff), which leaves the vCPUs to
+# rxe. Under emulation the JVMs take up to 100 s to start (docs/reliability.md), hence a 300 s bound on each command
 # unless INTEROP_TIMEOUT says otherwise; a long run needs a larger one.
 # Run by softroce/real-verbs-guest.sh inside the Soft-RoCE guest (see lib.bash).
 set -u
@@ -13,6 +16,8 @@ INTEROP_TIMEOUT=${INTEROP_TIMEOUT:-300}
 readonly PORT=10501 COUNT=${IBEX_SOAK_SAMPLES:-3000}
 ip=$SOFTROCE_IP
 config=$(channel_config RC)
+sed -i -e "s/^\( *\)provider = \"disni\"$/&\n\1idle_strategy = \"${IBEX_SOAK_IDLE:-backoff}\"/" \
+    -e "s/^\( *\)in = {$/&\n\1    max_wrs = ${IBEX_SOAK_DEPTH:-1024}\n\1    cq_size = ${IBEX_SOAK_DEPTH:-1024}/" "$config"
 ibex="${IBEX/#java /java -Xms128m -Xmx128m -XX:+AlwaysPreTouch -XX:NativeMemoryTracking=summary }"
 options="--count $COUNT --memory-bound 5 --timeout-ms 60000"
 

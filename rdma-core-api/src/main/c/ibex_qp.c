@@ -1,6 +1,7 @@
 /*
  * IbexNative's queue pairs: created on a PD (out of band) or on an rdma_cm id, moved through their states
- * with every ibv_qp_attr field IbexNative names (the address vector included), queried, destroyed.
+ * with every ibv_qp_attr field IbexNative names (the address vector included), queried (the state alone, or
+ * every field but the address vector), destroyed.
  */
 #include "ibex_native.h"
 
@@ -123,6 +124,44 @@ JNIEXPORT jint JNICALL IBEX(queryQpState)(JNIEnv *env, jclass cls UNUSED, jlong 
     }
     ret = ibv_query_qp(PTR(struct ibv_qp, qp), &attr, IBV_QP_STATE, &init);
     return ret == 0 ? (jint)attr.qp_state : ibex_throw_verbs(env, "queryQpState: ibv_query_qp", ret);
+}
+
+JNIEXPORT void JNICALL IBEX(queryQp)(JNIEnv *env, jclass cls UNUSED, jlong qp, jlongArray values)
+{
+    struct ibv_qp_attr attr;
+    struct ibv_qp_init_attr init;
+    jlong v[QP_AH];
+    int ret;
+
+    if (ibex_null_verbs(env, qp, "queryQp: qp") || ibex_short_array(env, values, QP_AH, "queryQp: attr")) {
+        return;
+    }
+    memset(&attr, 0, sizeof(attr));
+    ret = ibv_query_qp(PTR(struct ibv_qp, qp), &attr, IBV_QP_STATE | IBV_QP_CUR_STATE | IBV_QP_PATH_MTU
+        | IBV_QP_QKEY | IBV_QP_RQ_PSN | IBV_QP_SQ_PSN | IBV_QP_DEST_QPN | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX
+        | IBV_QP_PORT | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER | IBV_QP_TIMEOUT
+        | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY, &init);
+    if (ret != 0) {
+        ibex_throw_verbs(env, "queryQp: ibv_query_qp", ret);
+        return;
+    }
+    v[QP_STATE] = attr.qp_state;
+    v[QP_CUR_STATE] = attr.cur_qp_state;
+    v[QP_PATH_MTU] = attr.path_mtu;
+    v[QP_QKEY] = attr.qkey;
+    v[QP_RQ_PSN] = attr.rq_psn;
+    v[QP_SQ_PSN] = attr.sq_psn;
+    v[QP_DEST_QP_NUM] = attr.dest_qp_num;
+    v[QP_ACCESS_FLAGS] = attr.qp_access_flags;
+    v[QP_PKEY_INDEX] = attr.pkey_index;
+    v[QP_PORT_NUM] = attr.port_num;
+    v[QP_MAX_RD_ATOMIC] = attr.max_rd_atomic;
+    v[QP_MAX_DEST_RD_ATOMIC] = attr.max_dest_rd_atomic;
+    v[QP_MIN_RNR_TIMER] = attr.min_rnr_timer;
+    v[QP_TIMEOUT] = attr.timeout;
+    v[QP_RETRY_CNT] = attr.retry_cnt;
+    v[QP_RNR_RETRY] = attr.rnr_retry;
+    (*env)->SetLongArrayRegion(env, values, 0, QP_AH, v);
 }
 
 JNIEXPORT void JNICALL IBEX(destroyQp)(JNIEnv *env, jclass cls UNUSED, jlong cm_id, jlong qp)

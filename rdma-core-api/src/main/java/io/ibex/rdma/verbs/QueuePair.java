@@ -43,6 +43,15 @@ public interface QueuePair extends RdmaResource
     void modify(QpAttr attr);
 
     /**
+     * Queries the QP, as {@code ibv_query_qp}: its state, access flags, Q_Key, destination QP number, RNR NAK
+     * timer, ACK timeout and retry counts (not the address vector, nor the PSNs, which devices report as they
+     * advance or as they were set).
+     *
+     * @return a new attribute object with those fields and their mask bits set.
+     */
+    QpAttr query();
+
+    /**
      * Posts a list of send requests chained by {@link SendWorkRequest#next()}, as {@code ibv_post_send}.
      *
      * @param wr the first request.

@@ -14,6 +14,7 @@ import io.ibex.rdma.verbs.AddressHandle;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.rdma.verbs.QpInitAttr;
+import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.QueuePair;
@@ -137,6 +138,15 @@ class ConnectionManagerConformanceTest
         assertSame(connection, cmEvent(serverChannel, CmEventType.ESTABLISHED).id());
         assertEquals(QpState.RTS, clientSide.qp().state());
         Await.until(() -> serverSide.qp().state() == QpState.RTS, "server QP in RTS");
+        for (final Side side : new Side[] {clientSide, serverSide})
+        {
+            // The kernel's IB CM sets RTR's RNR NAK timer to 0, which encodes 655.36 ms; the retry counts are
+            // the connection parameters' (ConnParam.of: 7 and 7).
+            final QpAttr attr = side.qp().query();
+            assertEquals(0, attr.minRnrTimer(), "min_rnr_timer of " + side.qp());
+            assertEquals(7, attr.retryCnt(), "retry_cnt of " + side.qp());
+            assertEquals(7, attr.rnrRetry(), "rnr_retry of " + side.qp());
+        }
 
         final ByteBuffer remote = ByteBuffer.wrap(established.privateData()).order(ByteOrder.LITTLE_ENDIAN);
         final RegisteredBuffer buffer = clientSide.buffer().pattern(0, SIZE, 5);

@@ -54,6 +54,7 @@ class MisuseConformanceTest extends LoopbackTest
         final RegisteredBuffer buffer = loopback.register(SIZE, AccessFlags.LOCAL_WRITE);
         final Map<String, Executable> calls = new LinkedHashMap<>();
         calls.put("QP modify", () -> qp.modify(QpAttr.to(QpState.ERR)));
+        calls.put("QP query", qp::query);
         calls.put("QP postSend", () -> qp.postSend(buffer.send(1, 0, 8)));
         calls.put("QP postRecv", () -> qp.postRecv(buffer.recv(1, 0, 8)));
         calls.put("QP state", qp::state);

@@ -84,6 +84,40 @@ class QueuePairStateConformanceTest extends LoopbackTest
         assertEquals(QpState.RTS, qp.state());
     }
 
+    @Test
+    void queryReportsWhatTheTransitionsSet()
+    {
+        final QueuePair qp = loopback.qp(QpType.RC);
+        final QueuePair peer = loopback.qp(QpType.RC);
+        final QpAttr rtr = loopback.rtr(QpType.RC, peer);
+        final QpAttr rts = Loopback.rts(QpType.RC, qp);
+        loopback.connect(qp, peer);
+
+        final QpAttr got = qp.query();
+        assertEquals(QpState.RTS, got.state());
+        assertEquals(Loopback.QP_ACCESS, got.accessFlags());
+        assertEquals(peer.qpNum(), got.destQpNum());
+        assertEquals(rtr.minRnrTimer(), got.minRnrTimer());
+        assertEquals(rts.timeout(), got.timeout());
+        assertEquals(rts.retryCnt(), got.retryCnt());
+        assertEquals(rts.rnrRetry(), got.rnrRetry());
+
+        qp.modify(QpAttr.to(QpState.RTS).minRnrTimer(1));
+        assertEquals(1, qp.query().minRnrTimer(), "RTS to RTS may change the RNR NAK timer");
+        qp.modify(QpAttr.to(QpState.ERR));
+        assertEquals(QpState.ERR, qp.query().state());
+    }
+
+    @Test
+    void queryOfAUdQpReportsItsQkey()
+    {
+        final QueuePair qp = loopback.qp(QpType.UD);
+        qp.modify(Loopback.init(QpType.UD));
+        final QpAttr got = qp.query();
+        assertEquals(QpState.INIT, got.state());
+        assertEquals(Loopback.QKEY, got.qkey());
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({"RESET,RTR", "RESET,RTS", "RESET,ERR", "INIT,RTS", "RTR,INIT", "RTS,RTR", "RTS,INIT", "ERR,INIT",
         "ERR,RTS"})

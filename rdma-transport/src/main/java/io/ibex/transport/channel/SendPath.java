@@ -2,6 +2,7 @@ package io.ibex.transport.channel;
 
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.PostException;
+import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.SendFlags;
 import io.ibex.rdma.verbs.SendOpcode;
@@ -31,6 +32,7 @@ import org.agrona.BitUtil;
 final class SendPath extends DataPath
 {
     private static final int POLL_BATCH = 32;
+    private static final long NO_MARKER = -1;
 
     private final SamplePool pool;
     private final CompletionQueue cq;
@@ -42,6 +44,8 @@ final class SendPath extends DataPath
     private final boolean sendInline;
     private final SendWorkRequest[] wrs;
     private final WorkCompletion[] wcs = new WorkCompletion[POLL_BATCH];
+    private final SendWorkRequest marker = new SendWorkRequest(1).opcode(SendOpcode.SEND).numSge(0)
+        .sendFlags(SendFlags.SIGNALED);
     private final int[] inFlight;
     private final int mask;
     private int maxInline;
@@ -49,6 +53,7 @@ final class SendPath extends DataPath
     private int acceptedBeforeError;
     private long posted;
     private long retired;
+    private long markerId = NO_MARKER;
 
     SendPath(final SamplePool pool, final CompletionQueue cq, final ChannelStats stats, final SignalList signals,
         final int vectorize, final int depth, final int signalEvery, final boolean sendInline)
@@ -226,16 +231,20 @@ final class SendPath extends DataPath
     }
 
     /**
-     * While the connection's QP is in ERR, before it is destroyed: waits (a bounded time) for the completion of
-     * every send in flight, since in ERR each unfinished send completes with a flush error, signaled or not.
+     * While the connection's QP is in ERR, before it is destroyed: waits (a bounded time) until every send in
+     * flight is accounted for. In ERR each unfinished send completes with a flush error, signaled or not, but one
+     * that went out unsignaled completes with nothing; so, as the kernel's ib_drain_sq does, a signaled marker
+     * goes in behind them, and once its flush arrives every send before it was either flushed or went out.
      *
-     * @param timeoutNanos how long to wait at most.
+     * @param torn         the connection, detached already.
+     * @param timeoutNanos how long to wait at most (all of it if the marker could not be posted).
      */
-    void awaitFlushed(final long timeoutNanos)
+    void awaitFlushed(final Connection torn, final long timeoutNanos)
     {
         lock.lock();
         try
         {
+            postMarker(torn);
             final long deadline = System.nanoTime() + timeoutNanos;
             long lastBefore = -1;
             while (retired < posted && System.nanoTime() - deadline < 0)
@@ -266,11 +275,36 @@ final class SendPath extends DataPath
         {
             reap();
             retire(posted - 1, true);
+            markerId = NO_MARKER;
         }
         finally
         {
             lock.unlock();
         }
+    }
+
+    /**
+     * Posts the drain marker of {@link #awaitFlushed} if the QP is in ERR (else it would go out) and the CQ has
+     * room for one more completion beyond the sends in flight (at most depth of them).
+     */
+    private void postMarker(final Connection torn)
+    {
+        final QueuePair qp = torn.qp();
+        if (retired == posted || posted - retired >= depth || qp.state() != QpState.ERR)
+        {
+            return;
+        }
+        torn.address(marker.wrId(posted));
+        try
+        {
+            qp.postSend(marker);
+        }
+        catch (final PostException ex)
+        {
+            return; // the bounded wait alone, then drainAfterClose, account for the rest
+        }
+        inFlight[(int)posted & mask] = -1;
+        markerId = posted++;
     }
 
     private void prepare(final int index, final int slot, final Sample sample)
@@ -346,6 +380,13 @@ final class SendPath extends DataPath
             for (int i = 0; i < polled; i++)
             {
                 final WorkCompletion wc = wcs[i];
+                if (wc.wrId() == markerId)
+                {
+                    retire(markerId - 1, true); // flushed after every send before it: those without a flush went out
+                    retired = markerId + 1;
+                    markerId = NO_MARKER;
+                    continue;
+                }
                 if (!wc.isSuccess() && wc.status() != WcStatus.WR_FLUSH_ERR && failure == null)
                 {
                     failure = "send " + wc.wrId() + " completed with " + wc.status() + " (vendor error " +

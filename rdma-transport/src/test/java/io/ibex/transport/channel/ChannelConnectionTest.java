@@ -47,6 +47,21 @@ class ChannelConnectionTest
     }
 
     @Test
+    void bothQueuePairsOfAnRcConnectionWaitTheShortestRnrTimerNotRdmaCmsDefault() throws Exception
+    {
+        try (ChannelPair pair = new ChannelPair(target(TransportMode.RC), source(TransportMode.RC, c -> { })))
+        {
+            awaitConnected(pair.source);
+            awaitConnected(pair.target);
+            for (final SampleChannel channel : new SampleChannel[] {pair.source, pair.target})
+            {
+                assertEquals(ChannelConnector.MIN_RNR_TIMER, channel.sendingQueuePair().query().minRnrTimer(),
+                    "min_rnr_timer of " + channel.config().name() + "'s QP (rdma_cm's is 0: 655 ms)");
+            }
+        }
+    }
+
+    @Test
     void sendsThatWentOutBeforeADisconnectAreNotCountedDropped() throws Exception
     {
         try (ChannelPair pair = new ChannelPair(target(TransportMode.RC), source(TransportMode.RC, c -> { })))

@@ -192,6 +192,22 @@ final class DisniQueuePair extends ProviderResource implements QueuePair
     }
 
     @Override
+    public QpAttr query()
+    {
+        ensureOpen();
+        final long[] values = new long[IbexNative.QP_AH];
+        IbexNative.queryQp(handle, values);
+        return new QpAttr().state(knownState((int)values[IbexNative.QP_STATE]))
+            .accessFlags((int)values[IbexNative.QP_ACCESS_FLAGS])
+            .qkey((int)values[IbexNative.QP_QKEY])
+            .destQpNum((int)values[IbexNative.QP_DEST_QP_NUM])
+            .minRnrTimer((int)values[IbexNative.QP_MIN_RNR_TIMER])
+            .timeout((int)values[IbexNative.QP_TIMEOUT])
+            .retryCnt((int)values[IbexNative.QP_RETRY_CNT])
+            .rnrRetry((int)values[IbexNative.QP_RNR_RETRY]);
+    }
+
+    @Override
     public void postSend(final SendWorkRequest first)
     {
         ensureOpen();
@@ -293,7 +309,11 @@ final class DisniQueuePair extends ProviderResource implements QueuePair
 
     private QpState queryState()
     {
-        final int value = IbexNative.queryQpState(handle);
+        return knownState(IbexNative.queryQpState(handle));
+    }
+
+    private QpState knownState(final int value)
+    {
         if (value < 0 || value >= STATES.length)
         {
             throw new IllegalStateException("ibv_query_qp reported state " + value + " for " + this);

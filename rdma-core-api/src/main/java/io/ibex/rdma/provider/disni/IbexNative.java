@@ -513,6 +513,14 @@ final class IbexNative
     static native int queryQpState(long qp);
 
     /**
+     * ibv_query_qp of every field but the address vector.
+     *
+     * @param qp     ibv_qp*.
+     * @param values receives the QP fields, QP_STATE to QP_RNR_RETRY (at least QP_AH long).
+     */
+    static native void queryQp(long qp, long[] values);
+
+    /**
      * ibv_destroy_qp, or rdma_destroy_qp when {@code cmId} is not 0; with an id, a {@code qp} that is not
      * {@code id->qp} (another QP, or one destroyed already) throws VerbsException(EINVAL).
      *

@@ -234,6 +234,24 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     }
 
     @Override
+    public QpAttr query()
+    {
+        ensureOpen();
+        lock.lock();
+        try
+        {
+            final QpAttr attr = new QpAttr().state(state).qkey(qkey).destQpNum(destQpn);
+            requester.report(attr);
+            responder.report(attr);
+            return attr;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    @Override
     public void postSend(final SendWorkRequest first)
     {
         ensureOpen();

@@ -179,6 +179,12 @@ final class SoftRequester
         }
     }
 
+    /** For query: the attributes applyAttributes keeps that verbs report. */
+    void report(final QpAttr attr)
+    {
+        attr.timeout(timeout).retryCnt(retryCnt).rnrRetry(rnrRetry);
+    }
+
     /**
      * RTR to RTS: the RNR retry budget and the transport timer start afresh.
      */

@@ -157,6 +157,12 @@ final class SoftResponder
         }
     }
 
+    /** For query: the attributes applyAttributes keeps that verbs report. */
+    void report(final QpAttr attr)
+    {
+        attr.accessFlags(accessFlags).minRnrTimer(minRnrTimer);
+    }
+
     /**
      * Checks one posted receive request and copies it into the next slot.
      */

@@ -109,6 +109,13 @@ class IbexNativeQpTest
         IbexNative.modifyQp(qp, QpAttrMask.STATE | QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY
             | QpAttrMask.SQ_PSN | QpAttrMask.MAX_QP_RD_ATOMIC, attr, NO_GID);
         assertEquals(QpState.RTS.value(), IbexNative.queryQpState(qp));
+        final long[] got = new long[IbexNative.QP_AH];
+        IbexNative.queryQp(qp, got);
+        for (final int field : new int[] {IbexNative.QP_STATE, IbexNative.QP_ACCESS_FLAGS, IbexNative.QP_DEST_QP_NUM,
+            IbexNative.QP_MIN_RNR_TIMER, IbexNative.QP_TIMEOUT, IbexNative.QP_RETRY_CNT, IbexNative.QP_RNR_RETRY})
+        {
+            assertEquals(attr[field], got[field], "queryQp's field " + field);
+        }
     }
 
     /**
@@ -448,6 +455,9 @@ class IbexNativeQpTest
                 () -> IbexNative.modifyQp(qp, QpAttrMask.STATE, new long[IbexNative.QP_AH], NO_GID),
                 () -> IbexNative.modifyQp(qp, QpAttrMask.STATE, attr, new byte[15]),
                 () -> IbexNative.queryQpState(0),
+                () -> IbexNative.queryQp(0, attr),
+                () -> IbexNative.queryQp(qp, new long[IbexNative.QP_AH - 1]),
+                () -> IbexNative.queryQp(qp, null),
                 () -> IbexNative.destroyQp(0, 0),
                 () -> IbexNative.destroyQp(v.pd, qp),
                 () -> IbexNative.postSend(0, v.send(0, 1, SendOpcode.SEND.value(), 0, 8)),

@@ -53,8 +53,12 @@ final class SoftCmId implements CmId
     /** The GID-table index rdma_cm uses on RoCE v2 (the IPv4-mapped GID). */
     private static final int GID_INDEX = 1;
     private static final int LISTEN_BACKLOG = 128;
-    /** IB CM defaults for the transitions rdma_cm does (RNR timer 0.64 ms, ACK timeout about 67 ms). */
-    private static final int MIN_RNR_TIMER = 12;
+    /**
+     * The RNR NAK timer the kernel's IB CM gives an RC QP at RTR (cm_init_qp_rtr_attr): 0, which encodes 655.36 ms.
+     * A user who wants less changes it in RTS, as real rdma_cm leaves them no other way.
+     */
+    private static final int MIN_RNR_TIMER = 0;
+    /** The ACK timeout of the transitions rdma_cm does (about 67 ms). */
     private static final int ACK_TIMEOUT = 14;
     private static final int ENODEV = 19;
     private static final int EADDRNOTAVAIL = 99;
