@@ -5,8 +5,8 @@
 # (jmh-host-*.json), then the Soft-RoCE guest's side (softroce/bench-compare.sh: perftest beside ibex, the
 # channel on disni, into target/compare/guest/), then rewrites the generated section of docs/benchmarks.md and
 # docs/plots/ from those files (io.ibex.benchmarks.report.CompareReport). Each side also records a JFR profile of
-# each ibex case a target is about, in a run of its own after the measured ones (profiles/, guest/profiles/): the
-# report shows what dominates where a target is missed.
+# each ibex case a target is about, in a run of its own after the measured ones (profiles/, guest/profiles/; the
+# guest's quick mode records its measured runs instead): the report shows what dominates where a target is missed.
 #   full:    every size (32 64 88 256 536 1024 4096 B; samples of 1, 8, 64 values are 32, 88, 536 B on the
 #            wire), the benchmarks' own forks, warm-up and iterations (-f 1 -wi 3 -w 2s -i 5 -r 2s), round trips
 #            in SampleTime and AverageTime; about 35 minutes on the host, then the guest's full run.
