@@ -7,6 +7,8 @@
 # docs/plots/ from those files (io.ibex.benchmarks.report.CompareReport). Each side also records a JFR profile of
 # each ibex case a target is about, in a run of its own after the measured ones (profiles/, guest/profiles/; the
 # guest's quick mode records its measured runs instead): the report shows what dominates where a target is missed.
+# Issue 8's cases run on the host too: the sample channel to a second JVM over the soft provider's shared-memory
+# link, round trip and stream, beside Aeron IPC in the same run.
 #   full:    every size (32 64 88 256 536 1024 4096 B; samples of 1, 8, 64 values are 32, 88, 536 B on the
 #            wire), the benchmarks' own forks, warm-up and iterations (-f 1 -wi 3 -w 2s -i 5 -r 2s), round trips
 #            in SampleTime and AverageTime; about 35 minutes on the host, then the guest's full run.
@@ -114,6 +116,10 @@ if [ "$host" = 1 ]; then
     # 536 B, are more inline data than a QP takes, 256 B on soft).
     jmh channel-throughput ChannelThroughputBenchmark -p vectorize=1,8,32 -p inline=true,false -p values=8
     jmh channel-throughput-values ChannelThroughputBenchmark -p vectorize=8 -p inline=false -p values=1,64
+    # Issue 8's cases: the other side in a second JVM of this host, over the soft provider's shared-memory link,
+    # beside the one-JVM Aeron IPC of the ping-pong run above.
+    jmh two-jvm-round-trip ChannelRoundTripBenchmark -p path=channel-shm-2jvm -p values=5 "${latency_modes[@]}"
+    jmh two-jvm-throughput ChannelThroughputBenchmark -p reader=shm-2jvm -p vectorize=32 -p inline=true -p values=8
     # The profiles the report shows where a target is missed: each case a host target is about, once more after the
     # measured runs (a recording perturbs what it records), under JFR's thread samples from the first measured
     # iteration on (io.ibex.benchmarks.ThreadSamplesProfiler), into $out/profiles/.

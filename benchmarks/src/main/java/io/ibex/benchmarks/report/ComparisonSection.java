@@ -122,7 +122,7 @@ public final class ComparisonSection
 
     private static String figure(final double value, final String unit)
     {
-        return Double.isNaN(value) ? Markdown.NOT_RUN : ("Mpps".equals(unit) ? Markdown.fixed(value, 4) :
+        return Double.isNaN(value) ? Markdown.NOT_RUN : (unit.startsWith("M") ? Markdown.fixed(value, 4) :
             Markdown.micros(value)) + " " + unit;
     }
 }

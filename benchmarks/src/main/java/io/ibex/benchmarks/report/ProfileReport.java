@@ -11,6 +11,9 @@ import java.util.Map;
  */
 final class ProfileReport
 {
+    /** What a target whose case the comparison does not record (issue 8's two-JVM cases) says instead. */
+    static final String NOT_PROFILED = "no profile recorded for this case";
+
     /** Rows of a profile's table: the top frames beyond these are summed into one "other" row. */
     static final int ROWS = 8;
 
@@ -29,6 +32,10 @@ final class ProfileReport
         if (!target.measured() || target.met())
         {
             return "";
+        }
+        if (null == target.profile())
+        {
+            return NOT_PROFILED;
         }
         final Profile profile = profiles.get(target.profile());
         if (null == profile || 0 == profile.working())
@@ -55,8 +62,8 @@ final class ProfileReport
             markdown.append("No target is missed in this run.\n");
             return;
         }
-        markdown.append("Each case a target is about runs once more after the measured runs, under JFR (thread ")
-            .append("samples of its measured part every ").append(ThreadSamples.PERIOD_MS).append(" ms, of threads ")
+        markdown.append("Each case a target is about runs once more after the measured runs (in the guest's quick ")
+            .append("mode: round 1's measured runs), under JFR (thread samples of its measured part every ").append(ThreadSamples.PERIOD_MS).append(" ms, of threads ")
             .append("in Java code and of threads in native methods alike), into `profiles/` and `guest/profiles/`. The ")
             .append("shares count, not the times: the recording slows the run down, most of all under emulation. ")
             .append("JFR samples at most five threads in Java code and one in a native method a period, so a ")
@@ -68,6 +75,11 @@ final class ProfileReport
         for (final Target target : missed)
         {
             markdown.append("\n#### ").append(target.name()).append(": ").append(target.verdict()).append("\n\n");
+            if (null == target.profile())
+            {
+                markdown.append(NOT_PROFILED).append(".\n");
+                continue;
+            }
             final Profile profile = profiles.get(target.profile());
             if (null == profile || 0 == profile.working())
             {

@@ -13,7 +13,8 @@ import java.util.function.Predicate;
  * on the host, every sample size against nio at the same bytes. Each target names the profile of ibex's case the
  * comparison records (benchmarks/compare.sh, softroce/bench-compare-guest.sh): {@code guest/profiles/send-lat},
  * {@code write-lat}, {@code send-bw}, {@code write-bw} (the ibex client at 64 B), {@code channel-round-trip-5},
- * and on the host {@code profiles/channel-round-trip-1}, {@code -8} and {@code -64}.
+ * and on the host {@code profiles/channel-round-trip-1}, {@code -8} and {@code -64}; issue 8's two-JVM targets
+ * (the sample channel to a second JVM over shared memory, against Aeron IPC and a rate) have none.
  */
 public final class Targets
 {
@@ -35,6 +36,11 @@ public final class Targets
     private static final double CHANNEL_LATENCY_LIMIT = 1.2;
     private static final double MESSAGE_RATE_LIMIT = 0.9;
     private static final double HOST_ROUND_TRIP_LIMIT = 1.5;
+    /** Issue 8: the round trip to a second JVM over shared memory, at most this times Aeron IPC's (one JVM). */
+    private static final double TWO_JVM_ROUND_TRIP_LIMIT = 2.0;
+    /** Issue 8: samples of 8 values a second, vectorized, to a reader in a second JVM over shared memory. */
+    private static final double TWO_JVM_SAMPLES_PER_SECOND = 5e6;
+    private static final String TWO_JVM_SHM = "shm-2jvm";
 
     private Targets()
     {
@@ -79,7 +85,28 @@ public final class Targets
                 (values == 1 ? " value (" : " values (") + bytes + " B)", channel, nio, "µs", HOST_ROUND_TRIP_LIMIT,
                 true, ComparisonData.PROFILES + "/" + CHANNEL_PROFILE + values));
         }
+        twoJvmTargets(data, host, targets);
         return targets;
+    }
+
+    /** Issue 8's: the sample channel to a second JVM of the host over the soft provider's shared memory. */
+    private static void twoJvmTargets(final ComparisonData data, final List<LatencyCase> host,
+        final List<Target> targets)
+    {
+        final int bytes = Sample.wireLength(CHANNEL_VALUES);
+        final double shm = p50(host, latency -> ("channel-" + TWO_JVM_SHM).equals(latency.param("path")) &&
+            Integer.toString(CHANNEL_VALUES).equals(latency.param("values")));
+        final double ipc = p50(host, latency -> "aeron-ipc".equals(latency.param("transport")) &&
+            latency.bytes() == bytes);
+        targets.add(new Target("host, two JVMs: soft sample channel round trip over shared memory / aeron-ipc " +
+            "(one JVM), median, " + CHANNEL_VALUES + " values (" + bytes + " B)", shm, ipc, "µs",
+            TWO_JVM_ROUND_TRIP_LIMIT, true, null));
+        final double rate = RateCase.of(data.host(), HostReport.STREAMS).stream()
+            .filter(stream -> TWO_JVM_SHM.equals(stream.param("reader")))
+            .findFirst().map(RateCase::perSecond).orElse(Double.NaN);
+        targets.add(new Target("host, two JVMs: soft sample channel stream over shared memory, 8 values, " +
+            "vectorize 32 / issue 8's 5 M samples/s", rate / 1e6, TWO_JVM_SAMPLES_PER_SECOND / 1e6, "M samples/s",
+            1.0, false, null));
     }
 
     private static String dashed(final String test)

@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The report end to end, on the fixture run of src/test/resources/report/run: a host run with nio, soft, Aeron IPC
- * and the sample channel at 88 B, and a guest run with perftest and ibex at 64 B and the channel on disni with
- * samples of 5 values (64 B).
+ * and the sample channel at 88 B (and a stream to a reader in a second JVM), and a guest run with perftest and ibex
+ * at 64 B and the channel on disni with samples of 5 values (64 B).
  */
 class CompareReportTest
 {
@@ -64,6 +64,15 @@ class CompareReportTest
             "0.2100 Mpps | 0.86 | ≥ 0.90 × | **missed**, by 4.8 % of the limit |"));
         assertTrue(document.contains("| rxe: ibex write-lat / ib_write_lat, median (t_typical), 64 B | not run | " +
             "not run | not run | ≤ 1.10 × | not run |"));
+        // Issue 8's: no two-JVM round trip in the fixture; its stream at 2.5 M samples/s, half the issue's 5 M,
+        // with no profile to show.
+        assertTrue(document.contains("| host, two JVMs: soft sample channel round trip over shared memory / " +
+            "aeron-ipc (one JVM), median, 5 values (64 B) | not run | not run | not run | ≤ 2.00 × | not run |"));
+        assertTrue(document.contains("| host, two JVMs: soft sample channel stream over shared memory, 8 values, " +
+            "vectorize 32 / issue 8's 5 M samples/s | 2.5000 M samples/s | 5.0000 M samples/s | 0.50 | ≥ 1.00 × | " +
+            "**missed**, by 50.0 % of the limit | " + ProfileReport.NOT_PROFILED + " |"), document);
+        assertTrue(document.contains("vectorize 32 / issue 8's 5 M samples/s: **missed**, by 50.0 % of the limit\n\n" +
+            ProfileReport.NOT_PROFILED + ".\n"));
     }
 
     @Test
