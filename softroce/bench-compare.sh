@@ -14,7 +14,7 @@
 #   - profiles/: JFR recordings (thread samples, Java and native) of ibex's send-lat, write-lat, send-bw and
 #     write-bw clients at 64 B (ibex --jfr: the measured loop alone, BENCH_PROFILE_FACTOR (20) times the measured
 #     iterations) and of the channel's round trip with samples of 5 values (the measured iterations alone), each
-#     in a run of its own after the measured ones (--quick: of round 1's measured runs, without the extra JVMs);
+#     in a run of its own after the measured ones (--quick: of the verbs-level tests whose target the run missed);
 #   - machine.txt: guest kernel, vCPUs, clock source, JDK, rdma-core and perftest, the date, the settings, the
 #     host's load before and after;
 #   - runs/: every output of every run, crashed JVMs' hs_err files in runs/crashes/.
@@ -32,7 +32,7 @@
 #   (ChannelThroughputBenchmark cases separated by ";", each "name=value ..." JMH params: 8 values at vectorize
 #   1, 8, 32 with inline true and false, and 1 and 64 values at vectorize 8 not inline / "vectorize=8 inline=true
 #   values=8"), BENCH_RERUNS (3), BENCH_PAIR_TIMEOUT (300),
-#   BENCH_PROFILE_FACTOR (full mode: 20), SOFTROCE_TIMEOUT (the whole guest run: 4500 / 900)
+#   BENCH_PROFILE_FACTOR (20 / 5), SOFTROCE_TIMEOUT (the whole guest run: 4500 / 900)
 # exit code: 0 when every run ran; 1 when one failed or kept crashing; the guest harness's 124/125.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -63,7 +63,8 @@ final class ProfileReport
             return;
         }
         markdown.append("Each case a target is about runs once more after the measured runs (in the guest's quick ")
-            .append("mode: round 1's measured runs), under JFR (thread samples of its measured part every ").append(ThreadSamples.PERIOD_MS).append(" ms, of threads ")
+            .append("mode: the verbs-level cases whose target the run missed), under JFR (thread samples of its ")
+            .append("measured part every ").append(ThreadSamples.PERIOD_MS).append(" ms, of threads ")
             .append("in Java code and of threads in native methods alike), into `profiles/` and `guest/profiles/`. The ")
             .append("shares count, not the times: the recording slows the run down, most of all under emulation. ")
             .append("JFR samples at most five threads in Java code and one in a native method a period, so a ")

@@ -52,14 +52,10 @@ public final class Targets
      */
     public static List<Target> of(final ComparisonData data)
     {
-        final List<Target> targets = new ArrayList<>();
+        final List<Target> verbs = rxeVerbs(data.perftest());
+        final int latencies = PerftestRuns.LATENCY_TESTS.size();
+        final List<Target> targets = new ArrayList<>(verbs.subList(0, latencies));
         final PerftestRuns runs = new PerftestRuns(data.perftest());
-        for (final String test : PerftestRuns.LATENCY_TESTS)
-        {
-            targets.add(new Target("rxe: ibex " + dashed(test) + " / ib_" + test + ", median (t_typical), " +
-                PEER_BYTES + " B", median(runs, PerftestCsv.IBEX, test), median(runs, PerftestCsv.PERFTEST, test),
-                "µs", VERBS_LATENCY_LIMIT, true, GUEST_PROFILES + dashed(test)));
-        }
         final double channelRoundTrip = p50(LatencyCase.of(data.guest(), ROUND_TRIPS),
             latency -> "channel".equals(latency.param("path")) &&
                 Integer.toString(CHANNEL_VALUES).equals(latency.param("values")));
@@ -67,12 +63,7 @@ public final class Targets
             Sample.wireLength(CHANNEL_VALUES) + " B) / ib_send_lat median, " + PEER_BYTES + " B",
             channelRoundTrip / 2, median(runs, PerftestCsv.PERFTEST, "send_lat"), "µs", CHANNEL_LATENCY_LIMIT, true,
             GUEST_PROFILES + CHANNEL_PROFILE + CHANNEL_VALUES));
-        for (final String test : PerftestRuns.BANDWIDTH_TESTS)
-        {
-            targets.add(new Target("rxe: ibex " + dashed(test) + " / ib_" + test + ", message rate, " + PEER_BYTES +
-                " B", rate(runs, PerftestCsv.IBEX, test), rate(runs, PerftestCsv.PERFTEST, test), "Mpps",
-                MESSAGE_RATE_LIMIT, false, GUEST_PROFILES + dashed(test)));
-        }
+        targets.addAll(verbs.subList(latencies, verbs.size()));
         final List<LatencyCase> host = LatencyCase.of(data.host(), ROUND_TRIPS);
         for (final int values : HOST_VALUES)
         {
@@ -86,6 +77,30 @@ public final class Targets
                 true, ComparisonData.PROFILES + "/" + CHANNEL_PROFILE + values));
         }
         twoJvmTargets(data, host, targets);
+        return targets;
+    }
+
+    /**
+     * @param perftest the rows of a guest run's perftest.csv.
+     * @return the targets of ibex's verbs-level clients against perftest: the latency tests', then the bandwidth
+     *     tests'.
+     */
+    static List<Target> rxeVerbs(final List<PerftestCsv.Row> perftest)
+    {
+        final List<Target> targets = new ArrayList<>();
+        final PerftestRuns runs = new PerftestRuns(perftest);
+        for (final String test : PerftestRuns.LATENCY_TESTS)
+        {
+            targets.add(new Target("rxe: ibex " + dashed(test) + " / ib_" + test + ", median (t_typical), " +
+                PEER_BYTES + " B", median(runs, PerftestCsv.IBEX, test), median(runs, PerftestCsv.PERFTEST, test),
+                "µs", VERBS_LATENCY_LIMIT, true, GUEST_PROFILES + dashed(test)));
+        }
+        for (final String test : PerftestRuns.BANDWIDTH_TESTS)
+        {
+            targets.add(new Target("rxe: ibex " + dashed(test) + " / ib_" + test + ", message rate, " + PEER_BYTES +
+                " B", rate(runs, PerftestCsv.IBEX, test), rate(runs, PerftestCsv.PERFTEST, test), "Mpps",
+                MESSAGE_RATE_LIMIT, false, GUEST_PROFILES + dashed(test)));
+        }
         return targets;
     }
 
