@@ -382,8 +382,9 @@ final class SendPath extends DataPath
                 final WorkCompletion wc = wcs[i];
                 if (wc.wrId() == markerId)
                 {
-                    retire(markerId - 1, true); // flushed after every send before it: those without a flush went out
-                    retired = markerId + 1;
+                    // flushed after every send before it: those without a flush went out; the marker (slot -1) is
+                    // no sample, so nothing counts as dropped
+                    retire(markerId, true);
                     markerId = NO_MARKER;
                     continue;
                 }
