@@ -51,6 +51,7 @@ final class SendPath extends DataPath
     private int maxInline;
     private int sinceSignaled;
     private int acceptedBeforeError;
+    private boolean flushing;
     private long posted;
     private long retired;
     private long markerId = NO_MARKER;
@@ -149,9 +150,11 @@ final class SendPath extends DataPath
                 return 0;
             }
             batch.requireFrom(pool, "write");
-            if (connection == null || shutDown || failure != null)
+            if (connection == null || shutDown || failure != null || flushing)
             {
-                return 0; // a failed connection is the connection manager's to drop: as if it were gone already
+                // a failed connection, or one whose QP is in ERR (where a send only flushes, dropped), is the
+                // connection manager's to drop: as if it were gone already
+                return 0;
             }
             final int offered = Math.min(batch.size(), vectorize);
             if (depth - (int)(posted - retired) < offered)
@@ -223,6 +226,7 @@ final class SendPath extends DataPath
             this.maxInline = maxInline;
             this.sinceSignaled = 0;
             this.failure = null;
+            this.flushing = false;
         }
         finally
         {
@@ -395,6 +399,7 @@ final class SendPath extends DataPath
                 }
                 if (!wc.isSuccess())
                 {
+                    flushing = true;
                     retire(wc.wrId() - 1, true); // sends complete in order: the unsignaled ones before it went out
                 }
                 retire(wc.wrId(), wc.isSuccess());

@@ -82,6 +82,44 @@ class ChannelErrorsTest
     }
 
     @Test
+    void aSourceStopsTakingSamplesOnceItsSendsFlushSoNoMoreThanThoseInFlightAreDropped() throws Exception
+    {
+        // Between a queue pair's fall into ERR and the connection manager's noticing, every send posted would be
+        // flushed at once: a writer that kept going would drop samples without bound (a peer killed mid-stream).
+        try (ChannelPair pair = new ChannelPair(
+            TestChannels.target("target", TransportMode.RC, targetPort, c -> { }),
+            TestChannels.source("source", TransportMode.RC, sourcePort, targetPort, c -> c.outMaxWrs(16)
+                .outUseFallback(false).reconnectMaxDelay(Duration.ofMillis(100)))))
+        {
+            send(pair.source, 0, 10);
+            receive(pair.target, 0, 10);
+            pair.source.sendingQueuePair().modify(QpAttr.to(QpState.ERR));
+            final SampleBatch batch = new SampleBatch(16);
+            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+            long taken = 0;
+            while (pair.source.state() == ChannelState.CONNECTED)
+            {
+                assertTrue(System.nanoTime() < deadline, "the connection in ERR was never dropped");
+                final int before = batch.size();
+                final int claimed = pair.source.claim(batch, batch.room());
+                for (int i = 0; i < claimed; i++)
+                {
+                    ChannelPair.fill(batch.get(before + i), 10 + taken + before + i);
+                }
+                taken += pair.source.write(batch);
+            }
+            pair.source.release(batch);
+            awaitReconnect(pair.source);
+            final long dropped = pair.source.stats().get(Counter.DROPPED);
+            System.out.printf("%s: %d samples taken while its queue pair was in ERR, %d dropped%n", pair.source,
+                taken, dropped);
+            assertTrue(dropped <= 16, dropped + " dropped, more than the 16 sends (out.max_wrs) in flight");
+            assertTrue(taken <= dropped, "of " + taken + " samples taken in ERR, all flushed, only " + dropped +
+                " counted dropped");
+        }
+    }
+
+    @Test
     void aTargetKeepsNoMoreReceivesPostedThanItsCompletionQueueHoldsAndTheSourceConnectsAgainWhenTheyAreFlushed()
         throws Exception
     {
