@@ -5,9 +5,9 @@
 # (jmh-host-*.json), then the Soft-RoCE guest's side (softroce/bench-compare.sh: perftest beside ibex, the
 # channel on disni, into target/compare/guest/), then rewrites the generated section of docs/benchmarks.md and
 # docs/plots/ from those files (io.ibex.benchmarks.report.CompareReport). Each side also records a JFR profile of
-# each ibex case a target is about, in a run of its own after the measured ones (profiles/, guest/profiles/; the
-# guest's quick mode of the verbs-level cases whose target the run missed): the report shows what dominates where
-# a target is missed.
+# each ibex case a target is about where no figure comes from (profiles/, guest/profiles/: the sample channel in a
+# run of its own after the measured ones, the guest's verbs-level clients in rounds after their measured loop):
+# the report shows what dominates where a target is missed.
 # Issue 8's cases run on the host too: the sample channel to a second JVM over the soft provider's shared-memory
 # link, round trip and stream, beside Aeron IPC in the same run.
 #   full:    every size (32 64 88 256 536 1024 4096 B; samples of 1, 8, 64 values are 32, 88, 536 B on the

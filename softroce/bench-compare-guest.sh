@@ -22,14 +22,14 @@ jmh_iterations=(-wi "${BENCH_WI:-$(pick 6 2)}" -w "$jmh_time" -i "${BENCH_I:-$(p
 # The profiles' cases: the targets' sizes, 64 B and samples of 5 values (64 B on the wire).
 profile_bytes=64
 profile_values=5
-profile_factor=${BENCH_PROFILE_FACTOR:-$(pick 20 5)}
+profile_rounds=${BENCH_PROFILE_ROUNDS:-$(pick 20 5)}
 thrpt_cases=${BENCH_THRPT_CASES:-$(pick "vectorize=1 inline=true values=8;vectorize=1 inline=false values=8;\
 vectorize=8 inline=true values=8;vectorize=8 inline=false values=8;vectorize=32 inline=true values=8;\
 vectorize=32 inline=false values=8;vectorize=8 inline=false values=1;vectorize=8 inline=false values=64" \
 "vectorize=8 inline=true values=8")}
 
 bench_init "$out/runs"
-mkdir -p "$bench_runs/jmh"
+mkdir -p "$bench_runs/jmh" "$out/profiles"
 csv=$out/perftest.csv
 echo "tool,test,bytes,round,iterations,t_min_us,t_typical_us,t_avg_us,t_max_us,p99_us,p999_us,bw_avg_MBps,msg_rate_Mpps" \
     > "$csv"
@@ -43,9 +43,9 @@ ibex="$IBEX_JAVA -jar $PWD/rdma-samples/target/ibex.jar"
     echo "ibex: $ibex (no JVM tuning: default G1 and tiered JIT)"
     echo "JMH: -f 0 (one JVM per case), ${jmh_iterations[*]}, -prof gc; round trip values $values_list," \
         "$jmh_rounds rounds; throughput cases: $thrpt_cases"
-    echo "profiles (JFR thread samples, after the measured runs): ibex clients at $profile_bytes B with --jfr" \
-        "$(pick "" "(the tests whose target this run missed)")," \
-        "$profile_factor x the measured iterations; the channel's round trip at $profile_values values," \
+    echo "profiles (JFR thread samples): ibex clients at $profile_bytes B in round 1, --jfr --jfr-rounds" \
+        "$profile_rounds (rounds of the measured iterations after the measured loop, in the same JVMs); the" \
+        "channel's round trip at $profile_values values after the measured runs," \
         "-prof io.ibex.benchmarks.ThreadSamplesProfiler"
 } >> "$out/machine.txt"
 cat "$out/machine.txt"
@@ -83,15 +83,20 @@ args()
 # iters TEST: the iterations of the test's measured runs.
 iters() { if [ "${1#*_}" = lat ]; then echo "$lat_iters"; else echo "$bw_iters"; fi; }
 
-# one TEST SIZE ROUND TOOL: one pair of that tool.
+# one TEST SIZE ROUND TOOL: one pair of that tool. ibex's first round at the profiles' size also records the
+# profile: after its measured loop and results, the client runs the loop $profile_rounds times more under JFR
+# (--jfr, --jfr-rounds; the server follows), in the same warm JVMs, so the measured figures are not slowed by it.
 one()
 {
-    local test=$1 size=$2 round=$3 tool=$4 args
+    local test=$1 size=$2 round=$3 tool=$4 args profile=
     args=$(args "$tool" "$test" "$size" "$(iters "$test")")
     if [ "$tool" = perftest ]; then
         bench_pair "r$round-ib_$test-$size" c "ib_$test $args" "ib_$test $args"
     else
-        bench_pair "r$round-ibex-${test/_/-}-$size" java "$ibex $args" "$ibex $args"
+        if [ "$round" = 1 ] && [ "$size" = "$profile_bytes" ]; then
+            profile=" --jfr $out/profiles/${test/_/-}.jfr --jfr-rounds $profile_rounds"
+        fi
+        bench_pair "r$round-ibex-${test/_/-}-$size" java "$ibex $args" "$ibex $args$profile"
     fi
     row "$tool" "$test" "$size" "$round"
 }
@@ -150,26 +155,9 @@ do
     jmh throughput "$(tr ' =' '-_' <<< "$case")" ChannelThroughputBenchmark "${params[@]}"
 done
 
-# The profiles the report shows where a target is missed: each ibex case a target is about, once more after the
-# measured runs (a recording perturbs what it records), with a JFR recording of its measured loop alone (ibex
-# --jfr, on the client, which measures; the channel's JMH case: io.ibex.benchmarks.ThreadSamplesProfiler), into
-# profiles/. The client runs $profile_factor times the measured iterations, for enough samples. Quick mode
-# profiles only the verbs-level tests whose target this run missed (each profile's JVMs take a minute under
-# emulation; recording the measured runs instead made ibex 40-60 % slower there).
-echo "--- profiles ($((SECONDS - start)) s)"
-mkdir -p "$out/profiles"
-profiled="send_lat write_lat send_bw write_bw"
-if [ "$mode" = quick ]; then
-    profiled=$($IBEX_JAVA -cp benchmarks/target/benchmarks.jar io.ibex.benchmarks.report.MissedVerbsTargets "$csv" |
-        tr - _ | paste -sd ' ')
-    echo "quick mode: profiling the missed verbs-level targets only: ${profiled:-none}"
-fi
-for test in $profiled
-do
-    args=$(args ibex "$test" "$profile_bytes" $(($(iters "$test") * profile_factor)))
-    bench_pair "profile-ibex-${test/_/-}-$profile_bytes" java "$ibex $args" \
-        "$ibex $args --jfr $out/profiles/${test/_/-}.jfr" || true
-done
+# The channel's profile: its round trip once more after the measured runs (a recording perturbs what it records),
+# under JFR from the first measured iteration on (io.ibex.benchmarks.ThreadSamplesProfiler), into profiles/.
+echo "--- profile of the channel's round trip ($((SECONDS - start)) s)"
 bench_jmh "profile-channel-round-trip-$profile_values" ChannelRoundTripBenchmark -bm sample \
     -p values="$profile_values" -p path=channel "${jmh_iterations[@]}" \
     -prof "io.ibex.benchmarks.ThreadSamplesProfiler:file=$out/profiles/channel-round-trip-$profile_values.jfr" || true

@@ -12,9 +12,9 @@
 #   - jmh-guest-channel-throughput.json: ChannelThroughputBenchmark, one JVM per case of BENCH_THRPT_CASES,
 #     -prof gc;
 #   - profiles/: JFR recordings (thread samples, Java and native) of ibex's send-lat, write-lat, send-bw and
-#     write-bw clients at 64 B (ibex --jfr: the measured loop alone, BENCH_PROFILE_FACTOR (20) times the measured
-#     iterations) and of the channel's round trip with samples of 5 values (the measured iterations alone), each
-#     in a run of its own after the measured ones (--quick: of the verbs-level tests whose target the run missed);
+#     write-bw clients at 64 B (ibex --jfr --jfr-rounds BENCH_PROFILE_ROUNDS: in the first round's pairs, after the
+#     measured loop and its results, rounds of the measured iterations in the same JVMs) and of the channel's round
+#     trip with samples of 5 values (the measured iterations alone, in a run of its own after the measured ones);
 #   - machine.txt: guest kernel, vCPUs, clock source, JDK, rdma-core and perftest, the date, the settings, the
 #     host's load before and after;
 #   - runs/: every output of every run, crashed JVMs' hs_err files in runs/crashes/.
@@ -32,7 +32,7 @@
 #   (ChannelThroughputBenchmark cases separated by ";", each "name=value ..." JMH params: 8 values at vectorize
 #   1, 8, 32 with inline true and false, and 1 and 64 values at vectorize 8 not inline / "vectorize=8 inline=true
 #   values=8"), BENCH_RERUNS (3), BENCH_PAIR_TIMEOUT (300),
-#   BENCH_PROFILE_FACTOR (20 / 5), SOFTROCE_TIMEOUT (the whole guest run: 4500 / 900)
+#   BENCH_PROFILE_ROUNDS (20 / 5), SOFTROCE_TIMEOUT (the whole guest run: 4500 / 900)
 # exit code: 0 when every run ran; 1 when one failed or kept crashing; the guest harness's 124/125.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,7 +69,7 @@ timeout=${SOFTROCE_TIMEOUT:-$([ $mode = quick ] && echo 900 || echo 4500)}
 rc=0
 bench_guest "$timeout" "${shares[@]}" -e BENCH_SIZES -e BENCH_ROUNDS -e BENCH_LAT_ITERS -e BENCH_BW_ITERS \
     -e BENCH_POST_LIST -e BENCH_WARMUP -e BENCH_VALUES -e BENCH_JMH_ROUNDS -e BENCH_WI -e BENCH_I -e BENCH_TIME \
-    -e BENCH_THRPT_CASES -e BENCH_PROFILE_FACTOR -- bash softroce/bench-compare-guest.sh "$out" "$mode" || rc=$?
+    -e BENCH_THRPT_CASES -e BENCH_PROFILE_ROUNDS -- bash softroce/bench-compare-guest.sh "$out" "$mode" || rc=$?
 echo "host load after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 
 # Each JMH case wrote a JSON array of its own (none, or an empty file, when its JVM failed): one array per

@@ -62,9 +62,11 @@ final class ProfileReport
             markdown.append("No target is missed in this run.\n");
             return;
         }
-        markdown.append("Each case a target is about runs once more after the measured runs (in the guest's quick ")
-            .append("mode: the verbs-level cases whose target the run missed), under JFR (thread samples of its ")
-            .append("measured part every ").append(ThreadSamples.PERIOD_MS).append(" ms, of threads ")
+        markdown.append("Each case a target is about is recorded where no figure comes from, under JFR: ibex's ")
+            .append("verbs-level clients in the guest run their measured loop again after their results, in the ")
+            .append("same JVMs (`--jfr`, `--jfr-rounds`), and the sample channel's round trips run once more after ")
+            .append("the measured runs (thread samples of the measured part every ").append(ThreadSamples.PERIOD_MS)
+            .append(" ms, of threads ")
             .append("in Java code and of threads in native methods alike), into `profiles/` and `guest/profiles/`. The ")
             .append("shares count, not the times: the recording slows the run down, most of all under emulation. ")
             .append("JFR samples at most five threads in Java code and one in a native method a period, so a ")

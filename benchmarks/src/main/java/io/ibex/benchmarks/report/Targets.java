@@ -85,7 +85,7 @@ public final class Targets
      * @return the targets of ibex's verbs-level clients against perftest: the latency tests', then the bandwidth
      *     tests'.
      */
-    static List<Target> rxeVerbs(final List<PerftestCsv.Row> perftest)
+    private static List<Target> rxeVerbs(final List<PerftestCsv.Row> perftest)
     {
         final List<Target> targets = new ArrayList<>();
         final PerftestRuns runs = new PerftestRuns(perftest);

@@ -92,10 +92,11 @@ final class BandwidthSender
         final long[] completedAt = new long[length];
         warmUp.run((count) -> sender.run(postedAt, completedAt, count));
         final LoopCost cost = new LoopCost();
-        MeasuredLoop.run(run.options().jfr(), cost, () -> sender.run(postedAt, completedAt, iters));
+        cost.time(() -> sender.run(postedAt, completedAt, iters));
         BandwidthResults.ofSender(bandwidth.size(), iters, postList, moderation, postedAt, completedAt)
             .print(run.out());
         run.printCost(cost, warmUp, iters);
+        run.profile((count) -> sender.run(postedAt, completedAt, count));
     }
 
     /**

@@ -110,9 +110,10 @@ final class LatencyPingPong
         final long[] stamps = new long[Math.max(iters, WarmUp.ROUND)];
         warmUp.run((count) -> run(stamps, count));
         final LoopCost cost = new LoopCost();
-        MeasuredLoop.run(run.options().jfr(), cost, () -> run(stamps, iters));
+        cost.time(() -> run(stamps, iters));
         new LatencyResults(stamps, iters).print(run.out(), size, iters);
         run.printCost(cost, warmUp, iters);
+        run.profile((count) -> run(stamps, count));
     }
 
     /**

@@ -36,6 +36,18 @@ final class LoopCost
     private long jitMillis;
 
     /**
+     * Runs the loop between {@link #start()} and {@link #stop()}.
+     *
+     * @param loop the loop.
+     */
+    void time(final Runnable loop)
+    {
+        start();
+        loop.run();
+        stop();
+    }
+
+    /**
      * Takes the readings before the loop.
      */
     void start()

@@ -22,6 +22,8 @@ public final class PerfOptions
     static final int MAX_RX_DEPTH = 16384;
     /** perftest's MAX_INLINE. */
     static final int MAX_INLINE = 912;
+    /** The most rounds --jfr records: enough for thousands of samples of the shortest loop. */
+    static final int MAX_JFR_ROUNDS = 1000;
 
     @Mixin
     private OutOfBandOptions outOfBand;
@@ -51,10 +53,16 @@ public final class PerfOptions
     private int warmup;
 
     @Option(names = "--jfr", paramLabel = "FILE",
-        description = "ibex only: records the measured loop, not the warm-up, with JFR's thread samples (threads " +
-            "in Java code and in native methods, every " + ThreadSamples.PERIOD_MS + " ms) into FILE, for " +
-            "a profile of where the time goes; the recording slows the loop down.")
+        description = "ibex only: after the measured loop, runs it --jfr-rounds times more under JFR's thread " +
+            "samples (threads in Java code and in native methods, every " + ThreadSamples.PERIOD_MS + " ms) and " +
+            "writes them into FILE, for a profile of where the measured loop's time goes; the peer follows " +
+            "without the option.")
     private Path jfr;
+
+    @Option(names = "--jfr-rounds", paramLabel = "ROUNDS", defaultValue = "5",
+        description = "ibex only: the rounds of -n/--iters iterations that --jfr records (1.." + MAX_JFR_ROUNDS +
+            ", default ${DEFAULT-VALUE}).")
+    private int jfrRounds;
 
     /**
      * Checks the options both commands take, before anything is opened.
@@ -84,6 +92,10 @@ public final class PerfOptions
         if (warmup < 0)
         {
             throw new IllegalArgumentException("--warmup " + warmup + " must be 0 or more");
+        }
+        if (jfrRounds < 1 || jfrRounds > MAX_JFR_ROUNDS)
+        {
+            throw new IllegalArgumentException("--jfr-rounds " + jfrRounds + " out of range 1.." + MAX_JFR_ROUNDS);
         }
         if ((long)iters + warmup > Integer.MAX_VALUE)
         {
@@ -128,10 +140,16 @@ public final class PerfOptions
         return warmup;
     }
 
-    /** @return where to record the measured loop, or null for no recording. */
+    /** @return where to record the rounds after the measured loop, or null for no recording. */
     Path jfr()
     {
         return jfr;
+    }
+
+    /** @return the rounds {@link #jfr()} records. */
+    int jfrRounds()
+    {
+        return jfrRounds;
     }
 
     /**

@@ -8,12 +8,13 @@ import io.ibex.samples.verbs.OutOfBandPeer;
 import org.agrona.CloseHelper;
 
 import java.io.PrintWriter;
+import java.util.function.IntConsumer;
 
 /**
  * What the perftest-like commands do around their loops, in perftest's order: open the endpoint, connect out of
  * band (the server prints its banner once it listens; the WRITE tests then exchange their receive slots over the
  * same connection), print the test and both addresses, warm up in step with the peer over the out-of-band
- * connection, and after the results what the measured loop cost.
+ * connection, and after the results what the measured loop cost and, with {@code --jfr}, the profile's rounds.
  */
 final class PerfRun implements AutoCloseable
 {
@@ -24,6 +25,7 @@ final class PerfRun implements AutoCloseable
     private final boolean writes;
     private OutOfBandPeer peer;
     private RemoteSlot remoteSlot;
+    private ProfileRounds profileRounds;
 
     private PerfRun(
         final PrintWriter out,
@@ -122,10 +124,29 @@ final class PerfRun implements AutoCloseable
             remoteSlot = RemoteSlot.exchange(peer.connection(), localSlot);
         }
         final WarmUp warmUp = new WarmUp(peer.connection(), options.warmup(), multiple);
+        profileRounds = new ProfileRounds(peer.connection(), options.jfr(), options.jfrRounds());
         PerfHeader.printTest(out, title, device, endpoint.port(), depths, options.gidIndex(), options.inlineSize(),
             warmUp.plan(unit));
         PerfHeader.printAddresses(out, local, localSlot, peer.address(), remoteSlot);
         return warmUp;
+    }
+
+    /**
+     * After the results: the rounds of the measured loop a side's {@code --jfr} records ({@link ProfileRounds}),
+     * in step with the peer, then a line that says so; none when neither side has {@code --jfr}.
+     *
+     * @param loop runs the loop for the given iterations, the measured loop.
+     */
+    void profile(final IntConsumer loop)
+    {
+        final int rounds = profileRounds.run(loop, options.iters());
+        if (rounds > 0)
+        {
+            out.println(" ibex: profile: " + rounds + " rounds of " + options.iters() + " iterations after the " +
+                "measured ones, " + (options.jfr() != null ? "recorded into " + options.jfr() :
+                "as the peer's --jfr asked, not recorded here"));
+            out.flush();
+        }
     }
 
     /**

@@ -81,8 +81,9 @@ public final class SendBwCommand implements Callable<Integer>
             bandwidth.depthLines(" RX depth        : " + rxDepth, moderation), "messages", bandwidth.postList());
         warmUp.run(receiver::run);
         final LoopCost cost = new LoopCost();
-        MeasuredLoop.run(options.jfr(), cost, () -> receiver.run(iters));
+        cost.time(() -> receiver.run(iters));
         BandwidthResults.ofReceiver(bandwidth.size(), iters, receiver.firstAt(), receiver.lastAt()).print(out);
         run.printCost(cost, warmUp, iters);
+        run.profile(receiver::run);
     }
 }

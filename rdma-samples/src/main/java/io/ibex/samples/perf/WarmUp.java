@@ -17,16 +17,10 @@ final class WarmUp
     /** Iterations of a round at most. */
     static final int ROUND = 5000;
     private static final int MAX_FACTOR = 10;
-    private static final byte QUIET = 'q';
-    private static final byte BUSY = 'b';
-    private static final String REPORT = "its report of a warm-up round";
-
-    private final OutOfBandSocket peer;
+    private final RoundReport report;
     private final int minimum;
     private final int round;
     private final long maximum;
-    private final byte[] sent = new byte[1];
-    private final byte[] received = new byte[1];
     private int iterations;
     private int rounds;
     private boolean quiet;
@@ -38,7 +32,7 @@ final class WarmUp
      */
     WarmUp(final OutOfBandSocket peer, final int minimum, final int multiple)
     {
-        this.peer = peer;
+        this.report = new RoundReport(peer, 'q', 'b', "report of a warm-up round");
         this.minimum = minimum;
         this.round = (Math.min(Math.max(minimum, 1), ROUND) + multiple - 1) / multiple * multiple;
         this.maximum = (long)MAX_FACTOR * minimum;
@@ -91,15 +85,6 @@ final class WarmUp
 
     private boolean agree(final boolean quietHere)
     {
-        sent[0] = quietHere ? QUIET : BUSY;
-        peer.write(sent, "our report of a warm-up round");
-        peer.readFully(received, REPORT);
-        if (received[0] != QUIET && received[0] != BUSY)
-        {
-            throw new IllegalStateException("the peer at " + peer.peer() + " sent " + (received[0] & 0xff) + " as " +
-                REPORT + ", expected '" + (char)QUIET + "' or '" + (char)BUSY + "': is it an ibex send-lat or " +
-                "send-bw of this version, with the same options?");
-        }
-        return quietHere && received[0] == QUIET;
+        return report.exchange(quietHere) && quietHere;
     }
 }

@@ -9,6 +9,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import java.util.function.IntConsumer;
 
 /**
  * {@code ibex write-bw}: perftest's {@code ib_write_bw} over the verbs API, with its options, defaults, rules
@@ -72,9 +73,11 @@ public final class WriteBwCommand implements Callable<Integer>
             else
             {
                 // Nothing to do while the client writes: its rounds set the pace, and its end releases ours.
-                warmUp.run((count) ->
+                final IntConsumer idle = (count) ->
                 {
-                });
+                };
+                warmUp.run(idle);
+                run.profile(idle);
                 run.awaitPeer("the client's end of the test (" + iters + " messages)");
                 out.println(PerfHeader.RULE);
                 run.printWarmUp(warmUp);

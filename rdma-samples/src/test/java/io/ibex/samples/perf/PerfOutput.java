@@ -1,8 +1,12 @@
 package io.ibex.samples.perf;
 
 import io.ibex.samples.IbexRun;
+import jdk.jfr.consumer.RecordingFile;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,6 +27,30 @@ final class PerfOutput
 
     private PerfOutput()
     {
+    }
+
+    /**
+     * Checks that both sides ran the rounds {@code --jfr} asked for after the measured loop, and that the recording
+     * holds the thread samples of the busy-polling thread, nothing else.
+     *
+     * @param recorder the side with {@code --jfr FILE}.
+     * @param follower the side without it.
+     * @param rounds   the rounds asked for.
+     * @param iters    the measured iterations, a round's.
+     * @param jfr      the file.
+     */
+    static void assertProfiled(final IbexRun recorder, final IbexRun follower, final int rounds, final int iters,
+        final Path jfr) throws IOException
+    {
+        final String line =
+            " ibex: profile: " + rounds + " rounds of " + iters + " iterations after the measured ones, ";
+        assertTrue(recorder.out().contains(line + "recorded into " + jfr + "\n"), recorder::toString);
+        assertTrue(follower.out().contains(line + "as the peer's --jfr asked, not recorded here\n"),
+            follower::toString);
+        final List<String> types = RecordingFile.readAllEvents(jfr).stream()
+            .map(event -> event.getEventType().getName()).distinct().toList();
+        assertTrue(types.contains("jdk.ExecutionSample"), "the busy-polling thread in Java: " + types);
+        assertTrue(types.stream().allMatch(type -> type.endsWith("Sample")), "thread samples only: " + types);
     }
 
     /**

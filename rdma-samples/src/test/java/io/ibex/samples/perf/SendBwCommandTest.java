@@ -4,6 +4,10 @@ import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -76,6 +80,19 @@ class SendBwCommandTest
         final IbexRun[] large = pair("-x", "1", "-s", "10000", "-n", "20", "--warmup", "0", "-t", "8");
         assertTrue(large[1].out().contains(" TX depth        : 8\n CQ Moderation   : 1\n"), large[1]::toString);
         assertEquals(10000, PerfOutput.results(large[0])[0]);
+    }
+
+    @Test
+    void theReceiverRecordsTheRoundsItsJfrAsksForTheSenderFollowing(@TempDir final Path temp) throws IOException
+    {
+        final Path jfr = temp.resolve("send-bw.jfr");
+        final IbexRun server = IbexRun.start(args("-x", "1", "-n", "20000", "--warmup", "1000", "--jfr",
+            jfr.toString(), "--jfr-rounds", "3")).awaitOutput("Waiting for client to connect");
+        final IbexRun client = IbexRun.run(args("-x", "1", "-n", "20000", "--warmup", "1000", "127.0.0.1"));
+
+        server.assertSucceeded();
+        client.assertSucceeded();
+        PerfOutput.assertProfiled(server, client, 3, 20000, jfr);
     }
 
     @Test

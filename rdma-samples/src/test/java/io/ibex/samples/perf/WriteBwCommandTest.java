@@ -4,6 +4,10 @@ import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -78,6 +82,20 @@ class WriteBwCommandTest
 
         client.assertFailed("write-bw", "give both sides the same -s");
         server.assertFailed("write-bw", "give both sides the same -s");
+    }
+
+    @Test
+    void theClientRecordsTheRoundsItsJfrAsksForTheIdleServerFollowing(@TempDir final Path temp) throws IOException
+    {
+        final Path jfr = temp.resolve("write-bw.jfr");
+        final IbexRun server = IbexRun.start(args("-x", "1", "-n", "20000", "--warmup", "1000"))
+            .awaitOutput("Waiting for client to connect");
+        final IbexRun client = IbexRun.run(args("-x", "1", "-n", "20000", "--warmup", "1000", "--jfr", jfr.toString(),
+            "--jfr-rounds", "2", "127.0.0.1"));
+
+        server.assertSucceeded();
+        client.assertSucceeded();
+        PerfOutput.assertProfiled(client, server, 2, 20000, jfr);
     }
 
     @Test
