@@ -12,7 +12,6 @@ import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.rdma.verbs.VerbsException;
 import org.agrona.CloseHelper;
 
-import java.nio.ByteBuffer;
 
 /**
  * What an out-of-band endpoint opens before its queue pair, as the {@code pp_init_ctx} of the rdma-core
@@ -123,7 +122,7 @@ public final class EndpointResources implements AutoCloseable
             final Gid gid = localGid(context, portNum, port, gidIndex);
             final CompletionChannel channel = events ? context.createCompChannel() : null;
             final ProtectionDomain pd = context.allocPd();
-            final MemoryRegion mr = pd.registerMemory(allocate(bufferLength), mrAccess);
+            final MemoryRegion mr = allocate(pd, bufferLength, mrAccess);
             final CompletionQueue cq = context.createCq(cqe, channel, 0);
             final CompletionQueue recvCq = recvCqe == 0 ? cq : context.createCq(recvCqe, channel, 0);
             return new EndpointResources(context, channel, pd, mr, cq, recvCq, portNum, gidIndex, port, gid);
@@ -174,11 +173,15 @@ public final class EndpointResources implements AutoCloseable
         return gid;
     }
 
-    private static ByteBuffer allocate(final int length)
+    /**
+     * The provider allocates the buffer: on the soft provider, one peers may access lives in shared memory, where a
+     * peer process of this host copies RDMA WRITEs and READs into it directly, as an HCA would.
+     */
+    private static MemoryRegion allocate(final ProtectionDomain pd, final int length, final int access)
     {
         try
         {
-            return ByteBuffer.allocateDirect(length);
+            return pd.allocateMemory(length, access);
         }
         catch (final OutOfMemoryError ex)
         {

@@ -29,12 +29,13 @@ public final class RegisteredBuffer
      * @param pd       protection domain.
      * @param capacity bytes.
      * @param access   access flags.
-     * @return a new zeroed, registered buffer.
+     * @return a new zeroed, registered buffer the provider allocated ({@link ProtectionDomain#allocateMemory}), as
+     *         ibex's sample pools are: on the soft provider's shared-memory links, peers copy into it directly.
      */
     public static RegisteredBuffer allocate(final ProtectionDomain pd, final int capacity, final int access)
     {
-        final ByteBuffer buffer = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
-        return new RegisteredBuffer(buffer, pd.registerMemory(buffer, access));
+        final MemoryRegion mr = pd.allocateMemory(capacity, access);
+        return new RegisteredBuffer(mr.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN), mr);
     }
 
     /** @return the buffer (little-endian). */

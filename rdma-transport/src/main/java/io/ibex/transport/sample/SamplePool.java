@@ -2,10 +2,7 @@ package io.ibex.transport.sample;
 
 import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.ProtectionDomain;
-import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
-
-import java.nio.ByteBuffer;
 
 /**
  * A fixed number of sample slots in one buffer registered with a protection domain, as the C node-type's
@@ -18,8 +15,6 @@ import java.nio.ByteBuffer;
  */
 public final class SamplePool implements AutoCloseable
 {
-    private static final int PAGE_SIZE = 4096;
-
     private final int capacity;
     private final int slotLength;
     private final UnsafeBuffer memory;
@@ -29,7 +24,9 @@ public final class SamplePool implements AutoCloseable
     private int freeCount;
 
     /**
-     * Allocates page-aligned memory for the slots and registers it.
+     * Has the provider allocate page-aligned memory for the slots and register it
+     * ({@link ProtectionDomain#allocateMemory}): on the soft provider, a pool peers may access lives in shared memory,
+     * where a peer process of this host copies into it directly.
      *
      * @param pd       the protection domain.
      * @param slots    how many samples, at least 1.
@@ -45,13 +42,12 @@ public final class SamplePool implements AutoCloseable
         }
         this.capacity = capacity;
         this.slotLength = Sample.slotLength(capacity);
-        if ((long)slots * slotLength > Integer.MAX_VALUE - PAGE_SIZE)
+        if ((long)slots * slotLength > Integer.MAX_VALUE - ProtectionDomain.PAGE_SIZE)
         {
             throw new IllegalArgumentException(slots + " slots of " + slotLength + " bytes exceed 2 GiB");
         }
-        final ByteBuffer buffer = BufferUtil.allocateDirectAligned(slots * slotLength, PAGE_SIZE);
-        this.memory = new UnsafeBuffer(buffer);
-        this.mr = pd.registerMemory(buffer, access);
+        this.mr = pd.allocateMemory((long)slots * slotLength, access);
+        this.memory = new UnsafeBuffer(mr.buffer());
         this.free = new int[slots];
         this.taken = new boolean[slots];
         for (int i = 0; i < slots; i++)

@@ -86,7 +86,7 @@ final class SoftDevice implements Device
     private final String sharedMemory;
     private final Path sharedMemoryDir;
     private final long[] bootId;
-    private final AtomicLong nextSharedMemoryLink = new AtomicLong();
+    private final AtomicLong nextSharedMemoryNumber = new AtomicLong();
     private final Int2ObjectHashMap<SoftQueuePair> qpsByNum = new Int2ObjectHashMap<>();
     private volatile SoftQueuePair[] qps = new SoftQueuePair[0];
     private volatile SoftMemoryRegion[] regions = new SoftMemoryRegion[64];
@@ -153,7 +153,7 @@ final class SoftDevice implements Device
         endpointKey = SoftGidDescriptor.endpointKey(SoftGidDescriptor.ipv4(gids[0]), port);
         udpRxBuffer = ByteBuffer.allocateDirect(SoftFrameDescriptor.UD_HEADER_LENGTH + Mtu.MTU_4096.bytes() + 1)
             .order(ByteOrder.LITTLE_ENDIAN);
-        if (!"off".equals(sharedMemory) || sharedMemoryLocalLinks)
+        if (sharedRegionDirectory() != null)
         {
             removeStaleSharedMemoryFiles(sharedMemoryDir);
         }
@@ -201,8 +201,8 @@ final class SoftDevice implements Device
     }
 
     /**
-     * Deletes the shared-memory files of processes that have ended: a file lives only while its link is being
-     * negotiated, so one left behind is from a process that died meanwhile.
+     * Deletes the shared-memory files of processes that have ended: a link's file lives only while the link is being
+     * negotiated, a region's while it is registered, so one left behind is from a process that died meanwhile.
      */
     static void removeStaleSharedMemoryFiles(final Path sharedMemoryDir)
     {
@@ -224,6 +224,23 @@ final class SoftDevice implements Device
             LOG.warn("soft device {}: cannot look for stale shared-memory files in {}: {}", NAME, sharedMemoryDir,
                 ex.toString());
         }
+    }
+
+    /**
+     * @return where regions peers may access are allocated, as files, or null when this device links to no process
+     *         through shared memory ({@value #SHARED_MEMORY_PROPERTY}=off and {@value #LOCAL_LINKS_PROPERTY} not shm).
+     */
+    Path sharedRegionDirectory()
+    {
+        return !"off".equals(sharedMemory) || sharedMemoryLocalLinks ? sharedMemoryDir : null;
+    }
+
+    /**
+     * @return a number for a new shared-memory file's name, unique in this process.
+     */
+    long nextSharedMemoryNumber()
+    {
+        return nextSharedMemoryNumber.incrementAndGet();
     }
 
     /**
@@ -257,7 +274,7 @@ final class SoftDevice implements Device
         try
         {
             final SoftSharedMemoryWire wire = SoftSharedMemoryWire.offer(socket, hello, sharedMemoryDir,
-                nextSharedMemoryLink.incrementAndGet(), bootId);
+                nextSharedMemoryNumber(), bootId);
             progress.tend(wire);
             return wire;
         }

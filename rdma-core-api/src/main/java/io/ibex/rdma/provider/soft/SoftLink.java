@@ -227,6 +227,14 @@ final class SoftLink
         return wire.peer();
     }
 
+    /**
+     * @return the wire, while the link runs through shared memory with a process of this host; else null.
+     */
+    SoftSharedMemoryWire sharedMemory()
+    {
+        return !closed && wire instanceof SoftSharedMemoryWire shared && shared.shared() ? shared : null;
+    }
+
     void close()
     {
         if (!closed)

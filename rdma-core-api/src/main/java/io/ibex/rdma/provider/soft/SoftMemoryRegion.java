@@ -4,11 +4,15 @@ import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.ProtectionDomain;
+import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * A registered soft memory region; lkey and rkey are the same key from the device's key table.
+ * A registered soft memory region; lkey and rkey are the same key from the device's key table. One the device
+ * allocated in a shared-memory file ({@link SoftSharedRegion}) is published there under its key, for peer processes
+ * on this host to copy into directly.
  */
 final class SoftMemoryRegion extends ProviderResource implements MemoryRegion
 {
@@ -18,9 +22,11 @@ final class SoftMemoryRegion extends ProviderResource implements MemoryRegion
     private final int access;
     private final ByteBuffer buffer;
     private final int key;
+    private final SoftSharedRegion shared;
 
     SoftMemoryRegion(
-        final SoftProtectionDomain pd, final long address, final long length, final int access, final ByteBuffer buffer)
+        final SoftProtectionDomain pd, final long address, final long length, final int access, final ByteBuffer buffer,
+        final SoftSharedRegion shared)
     {
         super(pd);
         this.pd = pd;
@@ -29,6 +35,30 @@ final class SoftMemoryRegion extends ProviderResource implements MemoryRegion
         this.access = access;
         this.buffer = buffer;
         this.key = pd.softContext().softDevice().register(this);
+        this.shared = shared != null && publish(shared) ? shared : null;
+    }
+
+    private boolean publish(final SoftSharedRegion file)
+    {
+        try
+        {
+            file.publish(key, access, pd.handle(), address);
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            LoggerFactory.getLogger(SoftMemoryRegion.class).warn("{}: cannot publish its shared-memory file ({}); " +
+                "peers reach it through their links", describe(), ex.toString());
+            return false;
+        }
+    }
+
+    /**
+     * @return whether peer processes on this host copy into it directly.
+     */
+    boolean shared()
+    {
+        return shared != null;
     }
 
     @Override
@@ -104,6 +134,10 @@ final class SoftMemoryRegion extends ProviderResource implements MemoryRegion
     @Override
     protected void release()
     {
+        if (shared != null)
+        {
+            shared.withdraw(); // first: no peer copies into it once deregistered
+        }
         pd.softContext().softDevice().unregister(this);
     }
 }

@@ -12,7 +12,13 @@ import io.ibex.rdma.verbs.QpInitAttr;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.VerbsException;
 
+import org.agrona.BufferUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -21,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class SoftProtectionDomain extends ProviderResource implements ProtectionDomain
 {
+    private static final Logger LOG = LoggerFactory.getLogger(SoftProtectionDomain.class);
     private static final AtomicInteger IDS = new AtomicInteger();
 
     private final SoftContext context;
@@ -52,6 +59,38 @@ final class SoftProtectionDomain extends ProviderResource implements ProtectionD
         return register(address, length, access, null);
     }
 
+    /**
+     * Places a region peers may access (REMOTE_WRITE or REMOTE_READ) in a shared-memory file when the device links
+     * to processes of this host through shared memory, so that their RDMA WRITEs and READs are direct copies; any
+     * other region, or where no file can be made, in memory of this process.
+     */
+    @Override
+    public MemoryRegion allocateMemory(final long length, final int access)
+    {
+        ensureOpen();
+        final SoftDevice device = context.softDevice();
+        final Path directory = device.sharedRegionDirectory();
+        if (directory == null || (access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ)) == 0 ||
+            length <= 0 || length > SoftSharedRegionDescriptor.MAX_LENGTH)
+        {
+            return ProtectionDomain.super.allocateMemory(length, access);
+        }
+        checkAccess(access);
+        final SoftSharedRegion shared;
+        try
+        {
+            shared = SoftSharedRegion.create(directory, device.nextSharedMemoryNumber(), length);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            LOG.warn("{}: cannot allocate {} bytes in {} ({}); the region lives in this process's memory", this,
+                length, directory, ex.toString());
+            return ProtectionDomain.super.allocateMemory(length, access);
+        }
+        final ByteBuffer buffer = shared.buffer();
+        return adopt(new SoftMemoryRegion(this, BufferUtil.address(buffer), length, access, buffer, shared));
+    }
+
     @Override
     public QueuePair createQp(final QpInitAttr initAttr)
     {
@@ -69,6 +108,14 @@ final class SoftProtectionDomain extends ProviderResource implements ProtectionD
     SoftContext softContext()
     {
         return context;
+    }
+
+    /**
+     * @return the number that names this PD, unique in this process, as peers see it in shared regions and gates.
+     */
+    int handle()
+    {
+        return handle;
     }
 
     @Override
@@ -96,6 +143,12 @@ final class SoftProtectionDomain extends ProviderResource implements ProtectionD
             throw new VerbsException(VerbsException.EINVAL, "cannot register address=0x" +
                 Long.toHexString(address) + " length=" + length + " (max " + SoftDevice.MAX_MR_SIZE + ")");
         }
+        checkAccess(access);
+        return adopt(new SoftMemoryRegion(this, address, length, access, buffer, null));
+    }
+
+    private static void checkAccess(final int access)
+    {
         ProviderChecks.requireKnownAccess(access);
         if ((access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0 &&
             (access & AccessFlags.LOCAL_WRITE) == 0)
@@ -103,6 +156,5 @@ final class SoftProtectionDomain extends ProviderResource implements ProtectionD
             throw new VerbsException(VerbsException.EINVAL, "access " + AccessFlags.toString(access) +
                 ": REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE");
         }
-        return adopt(new SoftMemoryRegion(this, address, length, access, buffer));
     }
 }

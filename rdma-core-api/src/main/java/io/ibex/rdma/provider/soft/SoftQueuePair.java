@@ -226,6 +226,10 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
                     state = to;
                     break;
             }
+            if (link != null)
+            {
+                publishGate(); // a modify applies to the requests that follow it, the direct ones too
+            }
         }
         finally
         {
@@ -673,6 +677,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
             {
                 return 0;
             }
+            publishGate();
             int work = responder.receive(now);
             if (link == null)
             {
@@ -739,7 +744,34 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
             LOG.debug("{}: {} -> ERR", describe(), state);
         }
         state = QpState.ERR;
+        if (link != null)
+        {
+            publishGate();
+        }
         flush();
+    }
+
+    /**
+     * Tells a peer process on a shared-memory link whether it may copy RDMA WRITEs and READs into and out of this
+     * QP's shared regions directly, and under which PD and access flags (see {@link SoftPeerRegions}).
+     */
+    private void publishGate()
+    {
+        final SoftSharedMemoryWire shared = link.sharedMemory();
+        if (shared != null)
+        {
+            final QpState current = state;
+            shared.gate(current == QpState.RTR || current == QpState.RTS ?
+                ((long)pd.handle() << 32) | (responder.accessFlags() & 0xffffffffL) : 0);
+        }
+    }
+
+    /**
+     * @return the RDMA WRITEs and READs this QP copied directly into or out of a peer's shared region.
+     */
+    long directCopies()
+    {
+        return requester.directCopies();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.ibex.rdma.provider.soft;
 
 import io.ibex.rdma.spi.ProviderChecks;
+import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.Gid;
 import io.ibex.rdma.verbs.Mtu;
 import io.ibex.rdma.verbs.PostException;
@@ -99,6 +100,7 @@ final class SoftRequester
     private int nextPsn;
     private int outstandingReads;
     private int rnrRetriesLeft;
+    private long directCopies;
     private long rnrDeadline;
     private long lastAckProgress;
 
@@ -349,6 +351,13 @@ final class SoftRequester
                         return work + 1;
                     }
                 }
+                if (sqTransmit == sqHead && copyDirectly(link, slot, opcode))
+                {
+                    work++;
+                    sqTransmit++;
+                    completeSend(WcStatus.SUCCESS);
+                    continue;
+                }
                 sPsns[slot] = nextPsn;
             }
             if (!writeRequest(link, slot, opcode))
@@ -373,6 +382,49 @@ final class SoftRequester
             }
         }
         return work;
+    }
+
+    /**
+     * One-sided stays one-sided: an RDMA WRITE or READ into a region the peer's process allocated in shared memory is
+     * a copy into or out of it, complete at once, as an HCA's is once the peer acknowledges it. Only when nothing
+     * sent before is unacknowledged, so that it cannot overtake a request of this QP still in the ring (RC order);
+     * it takes no PSN, as nothing goes on the wire. See {@link SoftPeerRegions} for the checks.
+     *
+     * @return whether it was copied; false: it goes through the ring.
+     */
+    private boolean copyDirectly(final SoftLink link, final int slot, final SendOpcode opcode)
+    {
+        final boolean write = opcode == SendOpcode.RDMA_WRITE;
+        final SoftSharedMemoryWire shared;
+        if ((!write && opcode != SendOpcode.RDMA_READ) || (shared = link.sharedMemory()) == null)
+        {
+            return false;
+        }
+        final SoftPeerRegions peer = shared.peerRegions();
+        final long length = sLengths[slot];
+        final long address = peer.enter(shared.peerGate(), sRkeys[slot], sRemoteAddrs[slot], length,
+            write ? AccessFlags.REMOTE_WRITE : AccessFlags.REMOTE_READ);
+        if (address == 0)
+        {
+            return false;
+        }
+        try
+        {
+            if (write)
+            {
+                gather(slot, 0, address, (int)length); // enter bounds it by a mapping, which is shorter than 2^31
+            }
+            else
+            {
+                sSges.scatter(slot, 0, address, (int)length);
+            }
+        }
+        finally
+        {
+            peer.leave();
+        }
+        directCopies++;
+        return true;
     }
 
     /**
@@ -653,6 +705,14 @@ final class SoftRequester
         }
         completeSend(status);
         qp.enterError();
+    }
+
+    /**
+     * @return the RDMA WRITEs and READs this QP copied directly into or out of a peer's shared region.
+     */
+    long directCopies()
+    {
+        return directCopies;
     }
 
     boolean hasQueued()

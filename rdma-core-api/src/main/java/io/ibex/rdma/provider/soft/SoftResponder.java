@@ -141,6 +141,11 @@ final class SoftResponder
         }
     }
 
+    int accessFlags()
+    {
+        return accessFlags;
+    }
+
     void applyAttributes(final QpAttr attr)
     {
         if (attr.has(QpAttrMask.ACCESS_FLAGS))

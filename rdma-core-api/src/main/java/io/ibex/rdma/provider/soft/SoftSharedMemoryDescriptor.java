@@ -29,7 +29,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  *  +---------------------------------------------------------------+
  *  |              connecting side's heartbeat (64)                 |  128
  *  +---------------------------------------------------------------+
+ *  |              connecting side's responder gate (64)            |  192
+ *  +---------------------------------------------------------------+
  *  |               accepting side's heartbeat (64)                 |  256
+ *  +---------------------------------------------------------------+
+ *  |              accepting side's responder gate (64)             |  320
  *  +---------------------------------------------------------------+
  *  |        ring connecting -> accepting (SoftByteRing.LENGTH)     |  512
  *  +---------------------------------------------------------------+
@@ -39,12 +43,17 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Each heartbeat is a counter its side's progress thread advances every duty cycle (at least every 10 ms), on
  * cache lines of its own; a side whose counter stands still for {@link #HEARTBEAT_TIMEOUT_NANOS} is dead if its
  * process (the pid above) has ended, and hung if it stands still for {@link #HUNG_TIMEOUT_NANOS}.
+ * <p>
+ * Each responder gate tells the other side whether its QP takes RDMA WRITE and READ requests now, and under which
+ * protection domain: 0 while it does not (not in RTR or RTS), else the PD's handle in the high 32 bits and the QP's
+ * access flags in the low ones. A peer copies directly into or out of this side's shared regions only through an
+ * open gate (see {@link SoftPeerRegions}); everything else goes through the ring, where the responder checks it.
  */
 final class SoftSharedMemoryDescriptor
 {
     /** 'IBXM'. */
     static final int MAGIC = 0x4d584249;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 4;
     static final int HEADER_LENGTH_OFFSET = 8;
@@ -54,7 +63,9 @@ final class SoftSharedMemoryDescriptor
     static final int ACCEPTOR_PID_OFFSET = 32;
     static final int STATE_OFFSET = 40;
     static final int CONNECTOR_HEARTBEAT_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
+    static final int CONNECTOR_GATE_OFFSET = 3 * BitUtil.CACHE_LINE_LENGTH;
     static final int ACCEPTOR_HEARTBEAT_OFFSET = 4 * BitUtil.CACHE_LINE_LENGTH;
+    static final int ACCEPTOR_GATE_OFFSET = 5 * BitUtil.CACHE_LINE_LENGTH;
     static final int HEADER_LENGTH = 8 * BitUtil.CACHE_LINE_LENGTH;
     static final int TO_ACCEPTOR_RING_OFFSET = HEADER_LENGTH;
     static final int TO_CONNECTOR_RING_OFFSET = HEADER_LENGTH + SoftByteRing.LENGTH;
@@ -86,7 +97,8 @@ final class SoftSharedMemoryDescriptor
 
     /**
      * @param fileName a file's name in the shared-memory directory.
-     * @return the pid of the process that created it, or -1 if it is not named as this device names its files.
+     * @return the pid of the process that created it, or -1 if it is not named as this device names its files: a
+     *         link's {@code ibex-<pid>-<link>.shm} or a region's {@code ibex-<pid>-mr-<key>.shm}.
      */
     static long creatorPid(final String fileName)
     {
@@ -94,16 +106,20 @@ final class SoftSharedMemoryDescriptor
         {
             return -1;
         }
-        final String[] parts = fileName.substring(FILE_PREFIX.length(), fileName.length() - FILE_SUFFIX.length())
-            .split("-", -1);
-        if (parts.length != 2)
+        final String inner = fileName.substring(FILE_PREFIX.length(), fileName.length() - FILE_SUFFIX.length());
+        final int dash = inner.indexOf('-');
+        if (dash <= 0)
         {
             return -1;
         }
+        final String rest = inner.substring(dash);
         try
         {
-            Long.parseLong(parts[1]);
-            return Long.parseLong(parts[0]);
+            if (!SoftSharedRegionDescriptor.isRegionInfix(rest))
+            {
+                Long.parseUnsignedLong(rest.substring(1));
+            }
+            return Long.parseUnsignedLong(inner.substring(0, dash));
         }
         catch (final NumberFormatException ex)
         {

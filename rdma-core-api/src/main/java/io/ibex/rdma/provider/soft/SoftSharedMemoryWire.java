@@ -48,6 +48,9 @@ final class SoftSharedMemoryWire implements SoftWire
     private final SoftByteRing out;
     private final int ownHeartbeatOffset;
     private final int peerHeartbeatOffset;
+    private final int ownGateOffset;
+    private final int peerGateOffset;
+    private final Path directory;
     private final ByteBuffer hello;
     private final ByteBuffer answer = ByteBuffer.allocate(SoftFrameDescriptor.SHM_ANSWER_LENGTH)
         .order(ByteOrder.LITTLE_ENDIAN);
@@ -65,12 +68,16 @@ final class SoftSharedMemoryWire implements SoftWire
     private long peerHeartbeat;
     private long peerHeartbeatSeenNanos;
     private long peerPid; // set before the mode turns SHARED, which publishes it
+    // the owning QP's thread only (under its lock)
+    private long ownGate;
+    private SoftPeerRegions peerRegions;
 
     private SoftSharedMemoryWire(
-        final SoftSocketWire socket, final boolean connecting, final Path file, final MappedByteBuffer mapping,
-        final ByteBuffer hello, final int mode)
+        final SoftSocketWire socket, final boolean connecting, final Path directory, final Path file,
+        final MappedByteBuffer mapping, final ByteBuffer hello, final int mode)
     {
         this.socket = socket;
+        this.directory = directory;
         this.file = file;
         this.mapping = mapping;
         this.hello = hello;
@@ -85,6 +92,10 @@ final class SoftSharedMemoryWire implements SoftWire
         final int acceptorHeartbeat = SoftSharedMemoryDescriptor.ACCEPTOR_HEARTBEAT_OFFSET;
         ownHeartbeatOffset = connecting ? connectorHeartbeat : acceptorHeartbeat;
         peerHeartbeatOffset = connecting ? acceptorHeartbeat : connectorHeartbeat;
+        ownGateOffset = connecting ? SoftSharedMemoryDescriptor.CONNECTOR_GATE_OFFSET :
+            SoftSharedMemoryDescriptor.ACCEPTOR_GATE_OFFSET;
+        peerGateOffset = connecting ? SoftSharedMemoryDescriptor.ACCEPTOR_GATE_OFFSET :
+            SoftSharedMemoryDescriptor.CONNECTOR_GATE_OFFSET;
     }
 
     /**
@@ -120,7 +131,7 @@ final class SoftSharedMemoryWire implements SoftWire
         hello.putLong(SoftFrameDescriptor.HELLO_BOOT_ID_OFFSET, bootId[0]);
         hello.putLong(SoftFrameDescriptor.HELLO_BOOT_ID_OFFSET + Long.BYTES, bootId[1]);
         hello.limit(SoftFrameDescriptor.HELLO_LENGTH).position(0);
-        return new SoftSharedMemoryWire(socket, true, file, mapping, hello, NEGOTIATING);
+        return new SoftSharedMemoryWire(socket, true, directory, file, mapping, hello, NEGOTIATING);
     }
 
     /**
@@ -162,7 +173,7 @@ final class SoftSharedMemoryWire implements SoftWire
         header.putLong(SoftSharedMemoryDescriptor.ACCEPTOR_PID_OFFSET, ProcessHandle.current().pid());
         header.putIntVolatile(SoftSharedMemoryDescriptor.STATE_OFFSET, SoftSharedMemoryDescriptor.STATE_ACCEPTED);
         Files.deleteIfExists(file);
-        final SoftSharedMemoryWire wire = new SoftSharedMemoryWire(socket, false, null, mapping, null, SHARED);
+        final SoftSharedMemoryWire wire = new SoftSharedMemoryWire(socket, false, directory, null, mapping, null, SHARED);
         wire.peerPid = pid;
         return wire;
     }
@@ -345,6 +356,39 @@ final class SoftSharedMemoryWire implements SoftWire
     boolean shared()
     {
         return mode == SHARED;
+    }
+
+    /**
+     * Publishes this side's responder gate (see {@link SoftSharedMemoryDescriptor}): 0 closes it. Only the thread
+     * that owns the link (under its QP's lock) calls it, the one that also closes it, so the mapping is there.
+     */
+    void gate(final long value)
+    {
+        if (value != ownGate && mode == SHARED && !closed)
+        {
+            ownGate = value;
+            header.putLongVolatile(ownGateOffset, value);
+        }
+    }
+
+    /**
+     * @return the peer QP's responder gate, or 0 once the link is closed or lost.
+     */
+    long peerGate()
+    {
+        return closed || peerGone != null || out.isClosed() ? 0 : header.getLongVolatile(peerGateOffset);
+    }
+
+    /**
+     * @return the shared regions of the peer's process, for direct copies; owner's thread only, while shared.
+     */
+    SoftPeerRegions peerRegions()
+    {
+        if (peerRegions == null)
+        {
+            peerRegions = new SoftPeerRegions(directory, peerPid);
+        }
+        return peerRegions;
     }
 
     /**

@@ -8,6 +8,7 @@ import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.ReceiveWorkRequest;
 import io.ibex.rdma.verbs.SendFlags;
+import io.ibex.rdma.verbs.SendOpcode;
 import io.ibex.rdma.verbs.SendWorkRequest;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
@@ -22,6 +23,8 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.concurrent.TimeUnit;
 
@@ -40,6 +43,10 @@ class SoftCrossProcessTest
 
     private final SoftFixture fixture = new SoftFixture();
     private Process peer;
+    private BufferedReader fromPeer;
+    private Writer toPeer;
+    private int peerRkey;
+    private long peerAddress;
     private MemoryRegion mr;
     private SendWorkRequest send;
     private ReceiveWorkRequest recv;
@@ -92,12 +99,90 @@ class SoftCrossProcessTest
         echo(qp, ROUNDS, 2 * ROUNDS);
     }
 
+    @Test
+    void oneSidedOperationsIntoASharedRegionOfAnotherProcessAreCopiesThatNeedNoThreadOfIt() throws Exception
+    {
+        final SoftQueuePair qp = (SoftQueuePair)pingPong("auto");
+        final Path regionFile = sharedRegionFile();
+        assertTrue(Files.exists(regionFile), regionFile + " holds the region the peer allocated");
+        signal("STOP"); // no thread of the peer runs: over a link, a request would wait for the peer's responder
+        try
+        {
+            for (int i = 0; i < SoftPeerProcess.MESSAGE; i++)
+            {
+                mr.buffer().put(i, (byte)(0x40 + i));
+            }
+            final SendWorkRequest write = new SendWorkRequest().wrId(3).opcode(SendOpcode.RDMA_WRITE)
+                .sendFlags(SendFlags.SIGNALED).remote(peerAddress + SoftPeerProcess.MESSAGE, peerRkey);
+            write.sge(0).set(mr, 0, SoftPeerProcess.MESSAGE);
+            qp.postSend(write);
+            assertEquals(WcStatus.SUCCESS, SoftFixture.await(qp.sendCq()).status());
+            final SendWorkRequest read = new SendWorkRequest().wrId(4).opcode(SendOpcode.RDMA_READ)
+                .sendFlags(SendFlags.SIGNALED).remote(peerAddress + SoftPeerProcess.MESSAGE, peerRkey);
+            read.sge(0).set(mr, SoftPeerProcess.MESSAGE, SoftPeerProcess.MESSAGE);
+            qp.postSend(read);
+            assertEquals(WcStatus.SUCCESS, SoftFixture.await(qp.sendCq()).status());
+            for (int i = 0; i < SoftPeerProcess.MESSAGE; i++)
+            {
+                assertEquals((byte)(0x40 + i), mr.buffer().get(SoftPeerProcess.MESSAGE + i), "byte " + i + " read back");
+            }
+            assertEquals(2, qp.directCopies());
+        }
+        finally
+        {
+            signal("CONT");
+        }
+        echo(qp, ROUNDS, 2 * ROUNDS); // and the link goes on, in order
+    }
+
+    @Test
+    void aSharedRegionItsOwnerDeregisteredIsGoneAndRefusesWritesWithRemAccessErr() throws Exception
+    {
+        final SoftQueuePair qp = (SoftQueuePair)pingPong("auto");
+        toPeer.write(SoftPeerProcess.DEREGISTER + "\n");
+        toPeer.flush();
+        assertEquals(SoftPeerProcess.DEREGISTERED, fromPeer.readLine());
+        assertFalse(Files.exists(sharedRegionFile()), "the file goes with the region");
+        final SendWorkRequest write = new SendWorkRequest().wrId(3).opcode(SendOpcode.RDMA_WRITE)
+            .sendFlags(SendFlags.SIGNALED).remote(peerAddress, peerRkey);
+        write.sge(0).set(mr, 0, SoftPeerProcess.MESSAGE);
+        qp.postSend(write);
+
+        assertEquals(WcStatus.REM_ACCESS_ERR, SoftFixture.await(qp.sendCq()).status());
+        assertEquals(0, qp.directCopies());
+    }
+
+    @Test
+    void overTcpOneSidedOperationsGoThroughTheLink() throws Exception
+    {
+        final SoftQueuePair qp = (SoftQueuePair)pingPong("off");
+        assertFalse(Files.exists(sharedRegionFile()), "a device without shared memory allocates in its own memory");
+        final SendWorkRequest write = new SendWorkRequest().wrId(3).opcode(SendOpcode.RDMA_WRITE)
+            .sendFlags(SendFlags.SIGNALED).remote(peerAddress, peerRkey);
+        write.sge(0).set(mr, 0, SoftPeerProcess.MESSAGE);
+        qp.postSend(write);
+
+        assertEquals(WcStatus.SUCCESS, SoftFixture.await(qp.sendCq()).status());
+        assertEquals(0, qp.directCopies());
+    }
+
+    private Path sharedRegionFile()
+    {
+        return Paths.get(System.getProperty(SoftDevice.SHARED_MEMORY_DIR_PROPERTY, "/dev/shm"), SoftSharedRegionDescriptor.fileName(peer.pid(), peerRkey));
+    }
+
     private void signal(final String name)
     {
         try
         {
             assertEquals(0, new ProcessBuilder("kill", "-" + name, Long.toString(peer.pid())).inheritIO().start()
                 .waitFor());
+            final long deadline = System.nanoTime() + SoftFixture.WAIT_NANOS;
+            while ("STOP".equals(name) && SoftSharedMemoryWire.processState(peer.pid()) != 'T')
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "the peer did not stop within 10 s");
+                Thread.onSpinWait(); // kill returns once the signal is sent; the process stops a little later
+            }
         }
         catch (final Exception ex)
         {
@@ -115,15 +200,16 @@ class SoftCrossProcessTest
         peer = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
             "-D" + SoftDevice.SHARED_MEMORY_PROPERTY + "=" + sharedMemory, SoftPeerProcess.class.getName())
             .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        final BufferedReader fromPeer =
-            new BufferedReader(new InputStreamReader(peer.getInputStream(), StandardCharsets.US_ASCII));
+        fromPeer = new BufferedReader(new InputStreamReader(peer.getInputStream(), StandardCharsets.US_ASCII));
         final String line = fromPeer.readLine();
         assertTrue(line != null && line.startsWith(SoftPeerProcess.QP_LINE), "peer said: " + line);
         final String[] address = line.substring(SoftPeerProcess.QP_LINE.length()).split(" ");
+        peerRkey = Integer.parseInt(address[2]);
+        peerAddress = Long.parseLong(address[3]);
 
         final QueuePair qp = fixture.qp(QpType.RC, 16);
         mr = fixture.register(SoftPeerProcess.MESSAGE * 2);
-        final Writer toPeer = new OutputStreamWriter(peer.getOutputStream(), StandardCharsets.US_ASCII);
+        toPeer = new OutputStreamWriter(peer.getOutputStream(), StandardCharsets.US_ASCII);
         toPeer.write(SoftPeerProcess.QP_LINE + fixture.address().dgid() + " " + qp.qpNum() + "\n");
         toPeer.flush();
         final Gid peerGid = Gid.parse(address[0]);

@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.AhAttr;
 import io.ibex.rdma.verbs.Gid;
 import io.ibex.rdma.verbs.MemoryRegion;
@@ -10,13 +11,17 @@ import io.ibex.rdma.verbs.SendWorkRequest;
 import io.ibex.rdma.verbs.WorkCompletion;
 
 import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The second process of {@link SoftCrossProcessTest}: prints its QP's GID and number, reads the parent's, and
- * echoes every message it receives until it is killed or a minute has passed.
+ * The second process of {@link SoftCrossProcessTest}: prints its QP's GID and number and its region's rkey and
+ * address (a region it allocated, so in shared memory where the device shares any), reads the parent's, and echoes
+ * every message it receives until it is killed or a minute has passed; a line {@value #DEREGISTER} on its input has
+ * it deregister the region and answer {@value #DEREGISTERED}.
  */
 public final class SoftPeerProcess
 {
@@ -24,6 +29,10 @@ public final class SoftPeerProcess
     static final String QP_LINE = "QP ";
     /** Bytes per echoed message. */
     static final int MESSAGE = 64;
+    /** Asks the peer to deregister its region. */
+    static final String DEREGISTER = "DEREGISTER";
+    /** The peer's answer once it has. */
+    static final String DEREGISTERED = "DEREGISTERED";
 
     private SoftPeerProcess()
     {
@@ -38,11 +47,15 @@ public final class SoftPeerProcess
         try (SoftFixture fixture = new SoftFixture())
         {
             final QueuePair qp = fixture.qp(QpType.RC, 16);
-            final MemoryRegion mr = fixture.register(MESSAGE * 2);
-            System.out.println(QP_LINE + fixture.address().dgid() + " " + qp.qpNum());
+            final MemoryRegion mr = fixture.pd.allocateMemory(MESSAGE * 2, AccessFlags.ALL);
+            System.out.println(QP_LINE + fixture.address().dgid() + " " + qp.qpNum() + " " + mr.rkey() + " " +
+                mr.address());
             System.out.flush();
             final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
             final String[] peer = in.readLine().substring(QP_LINE.length()).split(" ");
+            final Thread commands = new Thread(() -> deregisterWhenAsked(in, mr));
+            commands.setDaemon(true);
+            commands.start();
             final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(1);
             recv.sge(0).set(mr, 0, MESSAGE);
             SoftFixture.connect(qp, AhAttr.global(1, Gid.parse(peer[0]), SoftFixture.GID_INDEX),
@@ -66,6 +79,23 @@ public final class SoftPeerProcess
                 }
                 qp.sendCq().poll(wcs);
             }
+        }
+    }
+
+    private static void deregisterWhenAsked(final BufferedReader in, final MemoryRegion mr)
+    {
+        try
+        {
+            if (DEREGISTER.equals(in.readLine()))
+            {
+                mr.close();
+                System.out.println(DEREGISTERED);
+                System.out.flush();
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
         }
     }
 }

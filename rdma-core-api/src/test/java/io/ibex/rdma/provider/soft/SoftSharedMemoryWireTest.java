@@ -182,13 +182,23 @@ class SoftSharedMemoryWireTest extends SoftWireContract
         final Path stale = Files.createFile(directory.resolve(SoftSharedMemoryDescriptor.fileName(ended.pid(), 3)));
         final Path live = Files.createFile(
             directory.resolve(SoftSharedMemoryDescriptor.fileName(ProcessHandle.current().pid(), 4)));
+        final Path staleRegion =
+            Files.createFile(directory.resolve(SoftSharedRegionDescriptor.fileName(ended.pid(), 0x1201)));
+        final Path liveRegion = Files.createFile(
+            directory.resolve(SoftSharedRegionDescriptor.fileName(ProcessHandle.current().pid(), 0x1301)));
         final Path other = Files.createFile(directory.resolve("ibex-notes.shm"));
+        final Path almost = Files.createFile(directory.resolve("ibex-" + ended.pid() + "-mr-x.shm"));
         SoftDevice.removeStaleSharedMemoryFiles(directory);
         assertFalse(Files.exists(stale));
+        assertFalse(Files.exists(staleRegion));
         assertTrue(Files.exists(live));
+        assertTrue(Files.exists(liveRegion));
         assertTrue(Files.exists(other));
-        Files.delete(live);
-        Files.delete(other);
+        assertTrue(Files.exists(almost));
+        for (final Path kept : new Path[]{ live, liveRegion, other, almost })
+        {
+            Files.delete(kept);
+        }
     }
 
     private void assertRejected(final Consumer<Path> corrupt, final String expected) throws IOException
