@@ -142,6 +142,21 @@ final class SoftSharedMemoryDescriptor
     }
 
     /**
+     * @return what is wrong with the magic and version at the start of a file of ibex's (a link's or a region's), or
+     *         null if they are {@code magic} and {@code version}.
+     */
+    static String identityProblem(final UnsafeBuffer file, final int magic, final int version)
+    {
+        final int fileMagic = file.getIntVolatile(MAGIC_OFFSET);
+        if (fileMagic != magic)
+        {
+            return "its magic is 0x" + Integer.toHexString(fileMagic) + ", not 0x" + Integer.toHexString(magic);
+        }
+        final int fileVersion = file.getInt(VERSION_OFFSET);
+        return fileVersion == version ? null : "its version is " + fileVersion + ", not " + version;
+    }
+
+    /**
      * Checks a file offered to this side, field by field, before anything else reads it.
      *
      * @param file the whole mapped file (its capacity is the file's length).
@@ -153,15 +168,10 @@ final class SoftSharedMemoryDescriptor
         {
             return "its length is " + file.capacity() + " bytes, not " + FILE_LENGTH;
         }
-        final int magic = file.getIntVolatile(MAGIC_OFFSET);
-        if (magic != MAGIC)
+        final String foreign = identityProblem(file, MAGIC, VERSION);
+        if (foreign != null)
         {
-            return "its magic is 0x" + Integer.toHexString(magic) + ", not 0x" + Integer.toHexString(MAGIC);
-        }
-        final int version = file.getInt(VERSION_OFFSET);
-        if (version != VERSION)
-        {
-            return "its version is " + version + ", not " + VERSION;
+            return foreign;
         }
         final int headerLength = file.getInt(HEADER_LENGTH_OFFSET);
         final int capacity = file.getInt(CAPACITY_OFFSET);

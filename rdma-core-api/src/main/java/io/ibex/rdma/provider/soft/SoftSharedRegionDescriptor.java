@@ -28,8 +28,9 @@ final class SoftSharedRegionDescriptor
     /** 'IBXR'. */
     static final int MAGIC = 0x52584249;
     static final int VERSION = 1;
-    static final int MAGIC_OFFSET = 0;
-    static final int VERSION_OFFSET = 4;
+    /** As in every file of ibex's (see {@link SoftSharedMemoryDescriptor#identityProblem}). */
+    static final int MAGIC_OFFSET = SoftSharedMemoryDescriptor.MAGIC_OFFSET;
+    static final int VERSION_OFFSET = SoftSharedMemoryDescriptor.VERSION_OFFSET;
     static final int KEY_OFFSET = 8;
     static final int ACCESS_OFFSET = 12;
     static final int PD_OFFSET = 16;
@@ -92,15 +93,10 @@ final class SoftSharedRegionDescriptor
         {
             return "its length is " + file.capacity() + " bytes, shorter than the header's " + HEADER_LENGTH;
         }
-        final int magic = file.getIntVolatile(MAGIC_OFFSET);
-        if (magic != MAGIC)
+        final String foreign = SoftSharedMemoryDescriptor.identityProblem(file, MAGIC, VERSION);
+        if (foreign != null)
         {
-            return "its magic is 0x" + Integer.toHexString(magic) + ", not 0x" + Integer.toHexString(MAGIC);
-        }
-        final int version = file.getInt(VERSION_OFFSET);
-        if (version != VERSION)
-        {
-            return "its version is " + version + ", not " + VERSION;
+            return foreign;
         }
         final long length = file.getLong(LENGTH_OFFSET);
         if (length != file.capacity() - (long)HEADER_LENGTH)

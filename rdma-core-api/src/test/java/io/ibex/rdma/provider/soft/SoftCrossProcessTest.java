@@ -112,19 +112,12 @@ class SoftCrossProcessTest
             {
                 mr.buffer().put(i, (byte)(0x40 + i));
             }
-            final SendWorkRequest write = new SendWorkRequest().wrId(3).opcode(SendOpcode.RDMA_WRITE)
-                .sendFlags(SendFlags.SIGNALED).remote(peerAddress + SoftPeerProcess.MESSAGE, peerRkey);
-            write.sge(0).set(mr, 0, SoftPeerProcess.MESSAGE);
-            qp.postSend(write);
-            assertEquals(WcStatus.SUCCESS, SoftFixture.await(qp.sendCq()).status());
-            final SendWorkRequest read = new SendWorkRequest().wrId(4).opcode(SendOpcode.RDMA_READ)
-                .sendFlags(SendFlags.SIGNALED).remote(peerAddress + SoftPeerProcess.MESSAGE, peerRkey);
-            read.sge(0).set(mr, SoftPeerProcess.MESSAGE, SoftPeerProcess.MESSAGE);
-            qp.postSend(read);
-            assertEquals(WcStatus.SUCCESS, SoftFixture.await(qp.sendCq()).status());
+            assertEquals(WcStatus.SUCCESS, oneSided(qp, SendOpcode.RDMA_WRITE, 0, SoftPeerProcess.MESSAGE));
+            assertEquals(WcStatus.SUCCESS,
+                oneSided(qp, SendOpcode.RDMA_READ, SoftPeerProcess.MESSAGE, SoftPeerProcess.MESSAGE));
             for (int i = 0; i < SoftPeerProcess.MESSAGE; i++)
             {
-                assertEquals((byte)(0x40 + i), mr.buffer().get(SoftPeerProcess.MESSAGE + i), "byte " + i + " read back");
+                assertEquals((byte)(0x40 + i), mr.buffer().get(SoftPeerProcess.MESSAGE + i), "byte read back");
             }
             assertEquals(2, qp.directCopies());
         }
@@ -143,12 +136,7 @@ class SoftCrossProcessTest
         toPeer.flush();
         assertEquals(SoftPeerProcess.DEREGISTERED, fromPeer.readLine());
         assertFalse(Files.exists(sharedRegionFile()), "the file goes with the region");
-        final SendWorkRequest write = new SendWorkRequest().wrId(3).opcode(SendOpcode.RDMA_WRITE)
-            .sendFlags(SendFlags.SIGNALED).remote(peerAddress, peerRkey);
-        write.sge(0).set(mr, 0, SoftPeerProcess.MESSAGE);
-        qp.postSend(write);
-
-        assertEquals(WcStatus.REM_ACCESS_ERR, SoftFixture.await(qp.sendCq()).status());
+        assertEquals(WcStatus.REM_ACCESS_ERR, oneSided(qp, SendOpcode.RDMA_WRITE, 0, 0));
         assertEquals(0, qp.directCopies());
     }
 
@@ -157,18 +145,29 @@ class SoftCrossProcessTest
     {
         final SoftQueuePair qp = (SoftQueuePair)pingPong("off");
         assertFalse(Files.exists(sharedRegionFile()), "a device without shared memory allocates in its own memory");
-        final SendWorkRequest write = new SendWorkRequest().wrId(3).opcode(SendOpcode.RDMA_WRITE)
-            .sendFlags(SendFlags.SIGNALED).remote(peerAddress, peerRkey);
-        write.sge(0).set(mr, 0, SoftPeerProcess.MESSAGE);
-        qp.postSend(write);
-
-        assertEquals(WcStatus.SUCCESS, SoftFixture.await(qp.sendCq()).status());
+        assertEquals(WcStatus.SUCCESS, oneSided(qp, SendOpcode.RDMA_WRITE, 0, 0));
         assertEquals(0, qp.directCopies());
+    }
+
+    /**
+     * Posts an RDMA WRITE or READ of a message between {@code localOffset} of this side's region and
+     * {@code peerOffset} of the peer's, and waits for its completion.
+     *
+     * @return its status.
+     */
+    private WcStatus oneSided(final QueuePair qp, final SendOpcode opcode, final int localOffset, final int peerOffset)
+    {
+        final SendWorkRequest wr = new SendWorkRequest().wrId(3).opcode(opcode).sendFlags(SendFlags.SIGNALED)
+            .remote(peerAddress + peerOffset, peerRkey);
+        wr.sge(0).set(mr, localOffset, SoftPeerProcess.MESSAGE);
+        qp.postSend(wr);
+        return SoftFixture.await(qp.sendCq()).status();
     }
 
     private Path sharedRegionFile()
     {
-        return Paths.get(System.getProperty(SoftDevice.SHARED_MEMORY_DIR_PROPERTY, "/dev/shm"), SoftSharedRegionDescriptor.fileName(peer.pid(), peerRkey));
+        return Paths.get(System.getProperty(SoftDevice.SHARED_MEMORY_DIR_PROPERTY, "/dev/shm"),
+            SoftSharedRegionDescriptor.fileName(peer.pid(), peerRkey));
     }
 
     private void signal(final String name)
