@@ -83,7 +83,7 @@ public class ChannelRoundTripBenchmark
             case CHANNEL_SHM_2JVM, CHANNEL_TCP_2JVM -> new ChannelPingPong(values, CHANNEL_SHM_2JVM.equals(path),
                 false);
             case VERBS_SHM_2JVM, VERBS_TCP_2JVM ->
-                new RcProcessPingPong(VERBS_SHM_2JVM.equals(path), Sample.wireLength(values), false);
+                new RcProcessPingPong(false, VERBS_SHM_2JVM.equals(path), Sample.wireLength(values), false);
             default -> throw new IllegalArgumentException("path " + path + ": expected " + CHANNEL + ", " + VERBS +
                 ", " + CHANNEL_SHM_2JVM + ", " + CHANNEL_TCP_2JVM + ", " + VERBS_SHM_2JVM + " or " + VERBS_TCP_2JVM);
         };

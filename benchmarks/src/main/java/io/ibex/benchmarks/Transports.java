@@ -16,6 +16,8 @@ final class Transports
     static final String SOFT = "soft";
     /** RC SEND/RECV on the soft provider to an echo in another JVM of this host, through shared memory. */
     static final String SOFT_SHM_PROCESS = "soft-shm-2jvm";
+    /** RC RDMA WRITEs on the soft provider to an echo in another JVM of this host, as copies into shared memory. */
+    static final String SOFT_SHM_WRITE_PROCESS = "soft-shm-write-2jvm";
     /** RC SEND/RECV on the soft provider to an echo in another JVM of this host, over TCP. */
     static final String SOFT_TCP_PROCESS = "soft-tcp-2jvm";
     /** Aeron over UDP unicast to 127.0.0.1, through an embedded media driver. */
@@ -35,7 +37,7 @@ final class Transports
      * Connects the two ends of a ping-pong and starts its echo thread.
      *
      * @param transport {@value #NIO}, {@value #AERON_UDP}, {@value #AERON_IPC}, {@value #SOFT_SHM_PROCESS},
-     *                  {@value #SOFT_TCP_PROCESS}, or an RDMA provider's name.
+     *                  {@value #SOFT_SHM_WRITE_PROCESS}, {@value #SOFT_TCP_PROCESS}, or an RDMA provider's name.
      * @param size      bytes of each message, {@value #MIN_SIZE} to {@value #MAX_SIZE}.
      * @param aeron     the media driver's threading and the idle strategy of Aeron's clients (Aeron only).
      * @return the ping-pong; close it.
@@ -48,8 +50,9 @@ final class Transports
         {
             case NIO -> new NioPingPong(size);
             case AERON_UDP, AERON_IPC -> new AeronPingPong(transport, size, aeron);
-            case SOFT_SHM_PROCESS -> new RcProcessPingPong(true, size, false);
-            case SOFT_TCP_PROCESS -> new RcProcessPingPong(false, size, false);
+            case SOFT_SHM_PROCESS -> new RcProcessPingPong(false, true, size, false);
+            case SOFT_SHM_WRITE_PROCESS -> new RcProcessPingPong(true, true, size, false);
+            case SOFT_TCP_PROCESS -> new RcProcessPingPong(false, false, size, false);
             default -> new RcPingPong(Providers.select(transport), size);
         };
     }

@@ -22,7 +22,21 @@ class TwoJvmBenchmarksTest
         // a round trip returns only once the echo arrived; one the echo process misses fails the QP (RETRY_EXC_ERR),
         // which throws, and the echo process's end throws too
         // both sides yield rather than spin: two spinning processes on a loaded machine of two cores starve each other
-        try (PingPong pingPong = new RcProcessPingPong(sharedMemory, 64, true))
+        try (PingPong pingPong = new RcProcessPingPong(false, sharedMemory, 64, true))
+        {
+            for (int round = 0; round < 2000; round++)
+            {
+                pingPong.roundTrip();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = { true, false })
+    void everyRdmaWrittenSequenceIsWrittenBackByTheEchoProcess(final boolean sharedMemory) throws IOException
+    {
+        // a round trip returns only once the echo wrote back the sequence just written, so each one is answered
+        try (PingPong pingPong = new RcProcessPingPong(true, sharedMemory, 64, true))
         {
             for (int round = 0; round < 2000; round++)
             {
