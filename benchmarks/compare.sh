@@ -118,8 +118,9 @@ if [ "$host" = 1 ]; then
     jmh channel-throughput ChannelThroughputBenchmark -p vectorize=1,8,32 -p inline=true,false -p values=8
     jmh channel-throughput-values ChannelThroughputBenchmark -p vectorize=8 -p inline=false -p values=1,64
     # Issue 8's cases: the other side in a second JVM of this host, over the soft provider's shared-memory link,
-    # beside the one-JVM Aeron IPC of the ping-pong run above.
+    # beside the one-JVM Aeron IPC of the ping-pong run above: the sample channel, and RDMA WRITEs (direct copies).
     jmh two-jvm-round-trip ChannelRoundTripBenchmark -p path=channel-shm-2jvm -p values=5 "${latency_modes[@]}"
+    jmh two-jvm-write PingPongBenchmark -p transport=soft-shm-write-2jvm -p size=64 "${latency_modes[@]}"
     jmh two-jvm-throughput ChannelThroughputBenchmark -p reader=shm-2jvm -p vectorize=32 -p inline=true -p values=8
     # The profiles the report shows where a target is missed: each case a host target is about, once more after the
     # measured runs (a recording perturbs what it records), under JFR's thread samples from the first measured

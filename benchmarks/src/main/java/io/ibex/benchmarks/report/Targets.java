@@ -41,6 +41,7 @@ public final class Targets
     /** Issue 8: samples of 8 values a second, vectorized, to a reader in a second JVM over shared memory. */
     private static final double TWO_JVM_SAMPLES_PER_SECOND = 5e6;
     private static final String TWO_JVM_SHM = "shm-2jvm";
+    private static final String TWO_JVM_WRITE = "soft-shm-write-2jvm";
 
     private Targets()
     {
@@ -116,6 +117,10 @@ public final class Targets
         targets.add(new Target("host, two JVMs: soft sample channel round trip over shared memory / aeron-ipc " +
             "(one JVM), median, " + CHANNEL_VALUES + " values (" + bytes + " B)", shm, ipc, "µs",
             TWO_JVM_ROUND_TRIP_LIMIT, true, null));
+        final double write = p50(host, latency -> TWO_JVM_WRITE.equals(latency.param("transport")) &&
+            latency.bytes() == bytes);
+        targets.add(new Target("host, two JVMs: soft RDMA WRITE round trip (direct copies into shared memory) / " +
+            "aeron-ipc (one JVM), median, " + bytes + " B", write, ipc, "µs", TWO_JVM_ROUND_TRIP_LIMIT, true, null));
         final double rate = RateCase.of(data.host(), HostReport.STREAMS).stream()
             .filter(stream -> TWO_JVM_SHM.equals(stream.param("reader")))
             .findFirst().map(RateCase::perSecond).orElse(Double.NaN);
