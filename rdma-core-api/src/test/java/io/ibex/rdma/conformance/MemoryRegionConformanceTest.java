@@ -55,6 +55,36 @@ class MemoryRegionConformanceTest extends LoopbackTest
         assertSame(loopback.pd(), mr.pd());
     }
 
+    @ParameterizedTest(name = "access {0}")
+    @ValueSource(ints = { AccessFlags.LOCAL_WRITE, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE, AccessFlags.ALL })
+    void allocatedRegionIsItsBufferPageAlignedAndZeroedAndStaysWithItsBufferAfterClose(final int access)
+    {
+        final MemoryRegion mr = loopback.pd().allocateMemory(SIZE + 100, access);
+        final ByteBuffer buffer = mr.buffer();
+        assertEquals(BufferUtil.address(buffer), mr.address());
+        assertEquals(0, mr.address() % ProtectionDomain.PAGE_SIZE, "page-aligned");
+        assertEquals(SIZE + 100, mr.length());
+        assertEquals(SIZE + 100, buffer.capacity());
+        assertEquals(access, mr.access());
+        for (int i = 0; i < buffer.capacity(); i++)
+        {
+            assertEquals(0, buffer.get(i), "byte " + i);
+        }
+        mr.close();
+        buffer.put(0, (byte)1); // the memory is the buffer's, not the region's
+        assertEquals(1, buffer.get(0));
+    }
+
+    @ParameterizedTest(name = "length {0}")
+    @ValueSource(longs = { 0, -1, Integer.MAX_VALUE, 1L << 40 })
+    void allocatingAnImpossibleLengthIsEinval(final long length)
+    {
+        final VerbsException ex = assertThrows(VerbsException.class,
+            () -> loopback.pd().allocateMemory(length, AccessFlags.LOCAL_WRITE));
+        assertEquals(VerbsException.EINVAL, ex.errno());
+        assertTrue(ex.getMessage().contains(Long.toString(length)), ex.getMessage());
+    }
+
     @Test
     void addressRangeRegionHasNoBuffer()
     {
