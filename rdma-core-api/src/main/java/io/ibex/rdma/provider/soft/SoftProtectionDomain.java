@@ -88,7 +88,15 @@ final class SoftProtectionDomain extends ProviderResource implements ProtectionD
             return ProtectionDomain.super.allocateMemory(length, access);
         }
         final ByteBuffer buffer = shared.buffer();
-        return adopt(new SoftMemoryRegion(this, BufferUtil.address(buffer), length, access, buffer, shared));
+        try
+        {
+            return adopt(new SoftMemoryRegion(this, BufferUtil.address(buffer), length, access, buffer, shared));
+        }
+        catch (final RuntimeException ex)
+        {
+            shared.withdraw(); // no key left, say: the file goes with the region that could not be
+            throw ex;
+        }
     }
 
     @Override
