@@ -201,11 +201,12 @@ final class SoftRequester
      */
     void post(final SendWorkRequest wr, final int index)
     {
-        check(wr, index);
-        enqueue(wr);
+        final long totalLength = wr.totalLength(); // once: a walk of the entries, each an object of its own
+        check(wr, index, totalLength);
+        enqueue(wr, totalLength);
     }
 
-    private void check(final SendWorkRequest wr, final int index)
+    private void check(final SendWorkRequest wr, final int index, final long totalLength)
     {
         final QpState current = qp.state;
         if (current != QpState.RTS && current != QpState.ERR)
@@ -225,9 +226,9 @@ final class SoftRequester
             throw new PostException(VerbsException.EINVAL, index, "num_sge=" + wr.numSge() + " exceeds max_send_sge=" +
                 caps.maxSendSge() + " of " + qp);
         }
-        if ((wr.sendFlags() & SendFlags.INLINE) != 0 && wr.totalLength() > caps.maxInlineData())
+        if ((wr.sendFlags() & SendFlags.INLINE) != 0 && totalLength > caps.maxInlineData())
         {
-            throw new PostException(VerbsException.EINVAL, index, "inline data of " + wr.totalLength() +
+            throw new PostException(VerbsException.EINVAL, index, "inline data of " + totalLength +
                 " bytes exceeds max_inline_data=" + caps.maxInlineData() + " of " + qp);
         }
         if ((wr.sendFlags() & SendFlags.INLINE) != 0)
@@ -244,9 +245,9 @@ final class SoftRequester
                 }
             }
         }
-        if (wr.totalLength() > SoftDevice.MAX_MSG_SIZE)
+        if (totalLength > SoftDevice.MAX_MSG_SIZE)
         {
-            throw new PostException(VerbsException.EINVAL, index, "message of " + wr.totalLength() +
+            throw new PostException(VerbsException.EINVAL, index, "message of " + totalLength +
                 " bytes exceeds max_msg_sz=" + SoftDevice.MAX_MSG_SIZE);
         }
         if (type == QpType.UD && (!(wr.ah() instanceof SoftAddressHandle) || wr.ah().isClosed() ||
@@ -265,7 +266,7 @@ final class SoftRequester
     /**
      * Copies a checked work request into the next slot: inline data now, scatter/gather entries by reference.
      */
-    private void enqueue(final SendWorkRequest wr)
+    private void enqueue(final SendWorkRequest wr, final long totalLength)
     {
         final int slot = (int)(sqTail % sqCapacity);
         sWrIds[slot] = wr.wrId();
@@ -277,7 +278,7 @@ final class SoftRequester
         sCompareAdds[slot] = wr.compareAdd();
         sSwaps[slot] = wr.swap();
         sResponded[slot] = false;
-        sLengths[slot] = wr.opcode().isAtomic() ? Long.BYTES : wr.totalLength();
+        sLengths[slot] = wr.opcode().isAtomic() ? Long.BYTES : totalLength;
         final boolean inline = (wr.sendFlags() & SendFlags.INLINE) != 0 && !wr.opcode().isAtomic() &&
             wr.opcode() != SendOpcode.RDMA_READ;
         sInline[slot] = inline;
