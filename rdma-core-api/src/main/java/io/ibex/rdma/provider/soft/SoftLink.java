@@ -201,8 +201,13 @@ final class SoftLink
         }
         tx.flip();
         wire.write(tx);
-        tx.compact();
-        return tx.position() == 0;
+        if (tx.hasRemaining())
+        {
+            tx.compact();
+            return false;
+        }
+        tx.clear(); // all written, as nearly always: nothing to move
+        return true;
     }
 
     /**
