@@ -9,7 +9,7 @@
 # run of its own after the measured ones, the guest's verbs-level clients in rounds after their measured loop):
 # the report shows what dominates where a target is missed.
 # Issue 8's cases run on the host too: the sample channel to a second JVM over the soft provider's shared-memory
-# link, round trip and stream, beside Aeron IPC in the same run.
+# link, round trip and stream, and RDMA WRITEs to it (direct copies), beside Aeron IPC in the same run.
 #   full:    every size (32 64 88 256 536 1024 4096 B; samples of 1, 8, 64 values are 32, 88, 536 B on the
 #            wire), the benchmarks' own forks, warm-up and iterations (-f 1 -wi 3 -w 2s -i 5 -r 2s), round trips
 #            in SampleTime and AverageTime; about 35 minutes on the host, then the guest's full run.
