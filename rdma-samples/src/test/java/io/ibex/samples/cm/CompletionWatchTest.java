@@ -16,9 +16,11 @@ import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayDeque;
 import java.util.Queue;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The order in which a peer's last message and its DISCONNECTED event are seen, replayed with scripted doubles
@@ -50,13 +52,26 @@ class CompletionWatchTest
     }
 
     @Test
-    void aDisconnectWithNothingToTakeEndsTheWaitAtOnce()
+    void aDisconnectWithNothingToTakeEndsTheWaitAfterAShortGrace()
     {
         channel.events.add(new CmEvent(CmEventType.DISCONNECTED, null, null, 0, null, 0, null));
 
+        final long start = System.nanoTime();
         final PeerDisconnectedException ex = assertThrows(PeerDisconnectedException.class,
             () -> watch.await(WcOpcode.RECV, "the server's reply"));
         assertEquals("the peer disconnected while awaiting the server's reply", ex.getMessage());
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2), "ended well before the 10-s timeout");
+    }
+
+    @Test
+    void aSendCompletionThatComesAfterTheDisconnectEventIsStillTaken()
+    {
+        // rxe: the peer acknowledged the SEND, then disconnected; the event came before the deferred completion
+        channel.events.add(new CmEvent(CmEventType.DISCONNECTED, null, null, 0, null, 0, null));
+        cq.emptyPolls = 50;
+        cq.results.add(new WorkCompletion().set(8, WcStatus.SUCCESS, WcOpcode.SEND, 0, 0, 0, 1, 0, 0, 0));
+
+        assertEquals(8, watch.await(WcOpcode.SEND, "the completion of the message").wrId());
     }
 
     @Test
