@@ -12,7 +12,6 @@ import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.rdma.verbs.VerbsException;
 import org.agrona.CloseHelper;
 
-
 /**
  * What an out-of-band endpoint opens before its queue pair, as the {@code pp_init_ctx} of the rdma-core
  * ping-pong examples: the device context, a completion channel when completions are awaited as events, a

@@ -56,7 +56,8 @@ class MemoryRegionConformanceTest extends LoopbackTest
     }
 
     @ParameterizedTest(name = "access {0}")
-    @ValueSource(ints = { AccessFlags.LOCAL_WRITE, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE, AccessFlags.ALL })
+    @ValueSource(ints = {
+        AccessFlags.LOCAL_WRITE, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE, AccessFlags.ALL })
     void allocatedRegionIsItsBufferPageAlignedAndZeroedAndStaysWithItsBufferAfterClose(final int access)
     {
         final MemoryRegion mr = loopback.pd().allocateMemory(SIZE + 100, access);

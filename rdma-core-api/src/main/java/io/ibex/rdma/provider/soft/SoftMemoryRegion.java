@@ -53,14 +53,6 @@ final class SoftMemoryRegion extends ProviderResource implements MemoryRegion
         }
     }
 
-    /**
-     * @return whether peer processes on this host copy into it directly.
-     */
-    boolean shared()
-    {
-        return shared != null;
-    }
-
     @Override
     public ProtectionDomain pd()
     {

@@ -173,7 +173,8 @@ final class SoftSharedMemoryWire implements SoftWire
         header.putLong(SoftSharedMemoryDescriptor.ACCEPTOR_PID_OFFSET, ProcessHandle.current().pid());
         header.putIntVolatile(SoftSharedMemoryDescriptor.STATE_OFFSET, SoftSharedMemoryDescriptor.STATE_ACCEPTED);
         Files.deleteIfExists(file);
-        final SoftSharedMemoryWire wire = new SoftSharedMemoryWire(socket, false, directory, null, mapping, null, SHARED);
+        final SoftSharedMemoryWire wire =
+            new SoftSharedMemoryWire(socket, false, directory, null, mapping, null, SHARED);
         wire.peerPid = pid;
         return wire;
     }

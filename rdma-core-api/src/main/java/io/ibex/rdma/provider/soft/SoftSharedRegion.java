@@ -44,8 +44,8 @@ final class SoftSharedRegion
     }
 
     /**
-     * Creates and maps the file of a region of {@code length} bytes (at most {@link SoftSharedRegionDescriptor#MAX_LENGTH})
-     * as {@code ibex-<pid>-<number>.shm}.
+     * Creates and maps the file of a region of {@code length} bytes (at most
+     * {@link SoftSharedRegionDescriptor#MAX_LENGTH}) as {@code ibex-<pid>-<number>.shm}.
      *
      * @throws IOException if it cannot: the caller allocates the region in memory of its own.
      */
