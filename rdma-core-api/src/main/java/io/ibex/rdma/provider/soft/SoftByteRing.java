@@ -3,6 +3,7 @@ package io.ibex.rdma.provider.soft;
 import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 
 import static org.agrona.UnsafeAccess.UNSAFE;
@@ -11,25 +12,38 @@ import static org.agrona.UnsafeAccess.UNSAFE;
  * One direction of a {@link SoftMemoryWire} or a {@link SoftSharedMemoryWire}: a single-writer, single-reader byte
  * stream in a ring of direct memory (of this JVM, or a file two processes map). A write copies what fits and a read
  * what is there, as on a non-blocking socket, without a system call. Once closed (by either end), the reader gets
- * what was written before, then end of stream. Everything the two ends share lives in the ring's memory, after the
- * bytes: the counters, the closed word and the reader's watching word.
+ * what was written before, then end of stream. Everything the two ends share lives in the ring's memory: the bytes,
+ * then the head, the reader's watching word and the closed word.
+ * <p>
+ * Each write is a record, as in Agrona's ring buffers: an 8-byte header holding its length, then the bytes, padded
+ * to 8. The writer publishes the header last and the reader polls the header where its head is, so the line that
+ * tells the reader something arrived also brings the first bytes of it; with a tail counter of its own, as this
+ * ring had, the reader took a cache miss on the counter, then another on the bytes. The reader zeroes what it has
+ * read before it moves its head past it, so the memory ahead of the writer is always zero and a stale record is
+ * never taken for a new one. A read may take part of a record; its room comes back once it is read whole.
  */
 final class SoftByteRing
 {
     /** Like a loopback socket's buffer: room for a few of the largest frames. */
     static final int CAPACITY = 256 * 1024;
     private static final int MASK = CAPACITY - 1;
+    private static final int RECORD_HEADER_LENGTH = Long.BYTES;
+    private static final int RECORD_ALIGNMENT = Long.BYTES;
+    private static final int INTO_RING = 0;
+    private static final int OUT_OF_RING = 1;
+    private static final int ZERO = 2;
 
     /**
-     * The counters sit after the ring, each on its own pair of cache lines (as in Agrona's ring buffers): as fields of
-     * this object they shared a line, and whether they also shared one with the other direction's ring depended on
-     * where the two objects were allocated, so every copy bounced the line between the two threads, or not.
+     * The counters sit after the ring, each on its own pair of cache lines (as in Agrona's ring buffers), so the two
+     * ends share a line only for the records they hand over.
      */
     private static final int COUNTER_SPACING = 2 * BitUtil.CACHE_LINE_LENGTH;
     private static final int HEAD_OFFSET = CAPACITY + COUNTER_SPACING; // bytes read so far: the reader writes it
-    /** Non-zero while the reader wants a wake-up for what arrives: beside the head, as the reader writes it too. */
-    private static final int WATCHING_OFFSET = HEAD_OFFSET + Long.BYTES;
-    private static final int TAIL_OFFSET = CAPACITY + 2 * COUNTER_SPACING; // bytes written so far: the writer
+    /**
+     * Non-zero while the reader wants a wake-up for what arrives. The writer reads it after every record and the
+     * reader writes it rarely, so it has lines of its own: beside the head, each record cost the writer a miss.
+     */
+    private static final int WATCHING_OFFSET = CAPACITY + 2 * COUNTER_SPACING;
     private static final int CLOSED_OFFSET = CAPACITY + 3 * COUNTER_SPACING; // non-zero once either end closed
     /** Bytes a ring takes: the ring and its counters. */
     static final int LENGTH = CAPACITY + 4 * COUNTER_SPACING;
@@ -38,10 +52,12 @@ final class SoftByteRing
     private final ByteBuffer memory; // keeps the memory (or its mapping) alive as long as the ring
     private final long ringAddress;
     private final long headAddress;
-    private final long tailAddress;
     private final long watchingAddress;
     private final long closedAddress;
+    private long tail; // writer only: where its next record goes
     private long headCache; // writer only: the head it last read, so it reads the reader's line only when short of room
+    private long head; // reader only: where the next record starts (published at headAddress)
+    private int recordRead; // reader only: bytes of the record at head already read
     private volatile SoftProgressAgent watcher; // the progress thread of this JVM, while it is the one reading
 
     /**
@@ -61,54 +77,85 @@ final class SoftByteRing
         this.memory = memory;
         ringAddress = BufferUtil.address(memory) + offset;
         headAddress = ringAddress + HEAD_OFFSET;
-        tailAddress = ringAddress + TAIL_OFFSET;
         watchingAddress = ringAddress + WATCHING_OFFSET;
         closedAddress = ringAddress + CLOSED_OFFSET;
     }
 
     /**
-     * Copies what fits from {@code src} (a direct buffer) and publishes it.
+     * Copies what fits from {@code src} (a direct buffer) as one record and publishes it.
      *
      * @return bytes written.
      */
     int write(final ByteBuffer src)
     {
-        final long at = UNSAFE.getLong(tailAddress);
-        if (CAPACITY - (int)(at - headCache) < src.remaining())
+        final int wanted = src.remaining();
+        if (room() < wanted)
         {
             headCache = UNSAFE.getLongVolatile(null, headAddress);
         }
-        final int length = Math.min(src.remaining(), CAPACITY - (int)(at - headCache));
-        if (length > 0)
+        final int length = Math.min(wanted, room());
+        if (length <= 0)
         {
-            copy(BufferUtil.address(src) + src.position(), at, length, true);
-            src.position(src.position() + length);
-            // a full fence, not an ordered store: the watcher is read after it, and a progress thread that starts
-            // watching stores the watcher before it reads the tail (otherwise each could miss the other's store)
-            UNSAFE.putLongVolatile(null, tailAddress, at + length);
-            wakeWatcher();
+            return 0;
         }
+        final long at = tail;
+        transfer(BufferUtil.address(src) + src.position(), at + RECORD_HEADER_LENGTH, length, INTO_RING);
+        src.position(src.position() + length);
+        tail = at + BitUtil.align(RECORD_HEADER_LENGTH + length, RECORD_ALIGNMENT);
+        // a full fence, not an ordered store: the watcher is read after it, and a progress thread that starts
+        // watching stores the watcher before it reads the ring (otherwise each could miss the other's store)
+        UNSAFE.putLongVolatile(null, ringAddress + (at & MASK), length);
+        wakeWatcher();
         return length;
+    }
+
+    /**
+     * @return the most bytes one record can take now (the ring's free bytes less a header).
+     */
+    private int room()
+    {
+        return CAPACITY - (int)(tail - headCache) - RECORD_HEADER_LENGTH;
     }
 
     /**
      * Copies what has been written into {@code dst} (a direct buffer).
      *
      * @return bytes read, or -1 once closed and drained.
+     * @throws IOException if a record's header is not one the writer can have written (memory another process
+     *         corrupted): nothing is read past the ring.
      */
-    int read(final ByteBuffer dst)
+    int read(final ByteBuffer dst) throws IOException
     {
-        final boolean ended = isClosed(); // read before tail: what was written before the close is read first
-        final long at = UNSAFE.getLong(headAddress);
-        final int length = Math.min(dst.remaining(), (int)(UNSAFE.getLongVolatile(null, tailAddress) - at));
-        if (length == 0)
+        final boolean ended = isClosed(); // read before the records: what was written before the close is read first
+        int read = 0;
+        while (dst.hasRemaining())
         {
-            return ended && dst.hasRemaining() ? -1 : 0;
+            final long length = UNSAFE.getLongVolatile(null, ringAddress + (head & MASK));
+            if (length == 0)
+            {
+                break;
+            }
+            if (length < 0 || length > CAPACITY - RECORD_HEADER_LENGTH)
+            {
+                throw new IOException("corrupt ring: the record at position " + head + " says it is " + length +
+                    " bytes long, outside 1.." + (CAPACITY - RECORD_HEADER_LENGTH));
+            }
+            final int part = (int)Math.min(length - recordRead, dst.remaining());
+            transfer(BufferUtil.address(dst) + dst.position(), head + RECORD_HEADER_LENGTH + recordRead, part,
+                OUT_OF_RING);
+            dst.position(dst.position() + part);
+            read += part;
+            recordRead += part;
+            if (recordRead == length)
+            {
+                final int recordLength = BitUtil.align(RECORD_HEADER_LENGTH + (int)length, RECORD_ALIGNMENT);
+                transfer(0, head, recordLength, ZERO); // before the head moves: the writer reuses the bytes only after
+                head += recordLength;
+                recordRead = 0;
+                UNSAFE.putOrderedLong(null, headAddress, head);
+            }
         }
-        copy(BufferUtil.address(dst) + dst.position(), at, length, false);
-        dst.position(dst.position() + length);
-        UNSAFE.putOrderedLong(null, headAddress, at + length);
-        return length;
+        return read == 0 && ended && dst.hasRemaining() ? -1 : read;
     }
 
     boolean isClosed()
@@ -124,7 +171,7 @@ final class SoftByteRing
 
     /**
      * The reader (of another process) says whether it wants a wake-up for what arrives: a full fence, as the reader
-     * looks at the tail after it (see {@link #write}).
+     * looks at the ring after it (see {@link #write}).
      */
     void watching(final boolean watching)
     {
@@ -156,26 +203,28 @@ final class SoftByteRing
         }
     }
 
-    private void copy(final long address, final long position, final int length, final boolean intoRing)
+    /**
+     * Copies into ({@link #INTO_RING}) or out of ({@link #OUT_OF_RING}) the ring at {@code position}, or zeroes the
+     * ring there ({@link #ZERO}, {@code address} unused), wrapping at its end.
+     */
+    private void transfer(final long address, final long position, final int length, final int what)
     {
         final int offset = (int)(position & MASK);
         final int first = Math.min(length, CAPACITY - offset);
-        copyPart(address, ringAddress + offset, first, intoRing);
+        transferPart(address, ringAddress + offset, first, what);
         if (first < length)
         {
-            copyPart(address + first, ringAddress, length - first, intoRing);
+            transferPart(address + first, ringAddress, length - first, what);
         }
     }
 
-    private static void copyPart(final long address, final long ringAt, final int length, final boolean intoRing)
+    private static void transferPart(final long address, final long ringAt, final int length, final int what)
     {
-        if (intoRing)
+        switch (what)
         {
-            UNSAFE.copyMemory(address, ringAt, length);
-        }
-        else
-        {
-            UNSAFE.copyMemory(ringAt, address, length);
+            case INTO_RING -> UNSAFE.copyMemory(address, ringAt, length);
+            case OUT_OF_RING -> UNSAFE.copyMemory(ringAt, address, length);
+            default -> UNSAFE.setMemory(ringAt, length, (byte)0);
         }
     }
 }

@@ -34,7 +34,7 @@ final class SoftMemoryWire implements SoftWire
     }
 
     @Override
-    public int read(final ByteBuffer dst)
+    public int read(final ByteBuffer dst) throws IOException
     {
         return in.read(dst);
     }

@@ -53,7 +53,7 @@ final class SoftSharedMemoryDescriptor
 {
     /** 'IBXM'. */
     static final int MAGIC = 0x4d584249;
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 4;
     static final int HEADER_LENGTH_OFFSET = 8;
