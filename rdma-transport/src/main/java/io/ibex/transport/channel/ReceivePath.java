@@ -52,6 +52,7 @@ final class ReceivePath extends DataPath
     private final int[] pendingLengths;
     private int pendingHead;
     private int pendingCount;
+    private long receivedNanos; // the epoch time of the read under way, its samples' ts.received
     private int posted;
     private long generation;
 
@@ -107,6 +108,10 @@ final class ReceivePath extends DataPath
                 return 0;
             }
             final int wanted = Math.min(batch.capacity(), vectorize);
+            if (pendingCount > 0)
+            {
+                receivedNanos = clock.nanoTime();
+            }
             while (pendingCount > 0 && batch.size() < wanted)
             {
                 final int slot = pendingSlots[pendingHead];
@@ -118,6 +123,10 @@ final class ReceivePath extends DataPath
             if (batch.size() < wanted)
             {
                 final int polled = cq.poll(wcs, wanted - batch.size());
+                if (polled > 0)
+                {
+                    receivedNanos = clock.nanoTime(); // once a read, as VILLAS's ib_read: all arrived by then
+                }
                 for (int i = 0; i < polled; i++)
                 {
                     take(wcs[i], batch);
@@ -126,6 +135,10 @@ final class ReceivePath extends DataPath
             if (connection != null && target - posted >= repostBatch)
             {
                 replenish();
+            }
+            if (!batch.isEmpty())
+            {
+                stats.onReceived(batch.samples(), 0, batch.size());
             }
             return batch.size();
         }
@@ -276,11 +289,10 @@ final class ReceivePath extends DataPath
 
     private void deliver(final SampleBatch batch, final int slot, final int byteLen)
     {
-        final long now = clock.nanoTime();
         final Sample sample = batch.add(pool, slot);
-        if (SampleWire.accept(sample, byteLen, withGrh, now / 1_000_000_000L, now % 1_000_000_000L))
+        if (SampleWire.accept(sample, byteLen, withGrh, receivedNanos / 1_000_000_000L,
+            receivedNanos % 1_000_000_000L))
         {
-            stats.onReceived(sample);
             return;
         }
         batch.removeLast();

@@ -71,6 +71,12 @@ public final class SampleBatch
         return pool;
     }
 
+    /** The samples, of which the first {@link #size()} are the batch's: for stats to take in a read's at once. */
+    Sample[] samples()
+    {
+        return samples;
+    }
+
     int slot(final int index)
     {
         return slots[index];

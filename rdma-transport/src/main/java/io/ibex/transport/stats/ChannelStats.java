@@ -102,6 +102,31 @@ public final class ChannelStats
     }
 
     /**
+     * Reader thread: {@link #onReceived(Sample)} for {@code count} samples of one read, in order, in one writer
+     * critical section: its two atomic adds once a read, not once a sample.
+     *
+     * @param samples where the read put them.
+     * @param from    the index of the first.
+     * @param count   how many.
+     */
+    public void onReceived(final Sample[] samples, final int from, final int count)
+    {
+        final long phase = receiverPhaser.writerCriticalSectionEnter();
+        try
+        {
+            for (int i = from; i < from + count; i++)
+            {
+                recordReceived(samples[i]);
+            }
+        }
+        finally
+        {
+            receiverPhaser.writerCriticalSectionExit(phase);
+        }
+        add(Counter.RECEIVED, count);
+    }
+
+    /**
      * Writer thread: takes in a sample being written. Records {@link Metric#AGE} if it has ts.received (it was
      * received from another channel), and counts {@link Counter#SENT}.
      *
