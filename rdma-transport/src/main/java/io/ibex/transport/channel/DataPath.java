@@ -10,7 +10,12 @@ abstract class DataPath
 {
     protected final PathLock lock = new PathLock();
     protected Connection connection;
-    protected String failure;
+    /**
+     * Written under the lock, read without it: the connection manager looks every 20 ms, and taking the lock a
+     * busy-polling data thread nearly always holds had it back off and wake hundreds of times a second, each wake
+     * preempting a polling thread on a machine with few cores.
+     */
+    protected volatile String failure;
     protected boolean shutDown;
 
     /** Stops using the connection: nothing is posted from now on. */
@@ -44,14 +49,6 @@ abstract class DataPath
     /** @return why a completion failed (not a flush) since the connection was attached, or null. */
     final String failure()
     {
-        lock.lock();
-        try
-        {
-            return failure;
-        }
-        finally
-        {
-            lock.unlock();
-        }
+        return failure;
     }
 }
