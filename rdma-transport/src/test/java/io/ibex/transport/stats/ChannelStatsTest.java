@@ -105,6 +105,35 @@ class ChannelStatsTest
     }
 
     @Test
+    void theSamplesOfOneReadTakenInAtOnceCountAsOneByOne()
+    {
+        final ChannelStats oneByOne = new ChannelStats(10, () -> now);
+        final long[] sequences = {99, 7, 8, 10, 9, 11}; // the first is not the read's
+        final Sample[] read = new Sample[sequences.length];
+        for (int i = 0; i < read.length; i++)
+        {
+            read[i] = new ReceivedSamples(oneByOne).set(ALL, sequences[i], T0 + 10 * i, T0 + 100 + 15 * i);
+            if (i > 0)
+            {
+                oneByOne.onReceived(read[i]);
+            }
+        }
+        stats.onReceived(read, 1, read.length - 1);
+
+        final StatsSnapshot expected = oneByOne.snapshot();
+        final StatsSnapshot actual = stats.snapshot();
+        assertEquals(5, actual.counter(Counter.RECEIVED));
+        assertEquals(expected.counter(Counter.RECEIVED), actual.counter(Counter.RECEIVED));
+        for (final Metric metric : new Metric[] {Metric.OWD, Metric.GAP_RECEIVED, Metric.GAP_SENT, Metric.REORDERED,
+            Metric.SKIPPED})
+        {
+            assertEquals(expected.metric(metric).count(), actual.metric(metric).count(), metric + " count");
+            assertEquals(expected.metric(metric).sum(), actual.metric(metric).sum(), metric + " sum");
+        }
+        assertEquals(2, actual.metric(Metric.SKIPPED).sum(), "8 to 10, and 9 to 11");
+    }
+
+    @Test
     void owdAndGapsComeFromTheTimestamps()
     {
         samples.receive(ALL, 0, T0, T0 + 50);
