@@ -48,16 +48,26 @@ final class SoftByteRing
     /** Bytes a ring takes: the ring and its counters. */
     static final int LENGTH = CAPACITY + 4 * COUNTER_SPACING;
 
+    /**
+     * Each end's own positions, in memory of this JVM (not in the file: a peer must not move them), on lines of their
+     * own: in one JVM both ends use this object, and as two fields of it they shared a line that every record bounced
+     * between the two threads.
+     */
+    private static final int WRITER_TAIL = 0; // where the writer's next record goes
+    /** The head the writer last read: it reads the head's line only when short of room. */
+    private static final int WRITER_HEAD_CACHE = Long.BYTES;
+    private static final int READER_HEAD = COUNTER_SPACING; // where the next record starts (published at headAddress)
+    private static final int READER_RECORD_READ = COUNTER_SPACING + Long.BYTES; // bytes of that record read already
+    private static final int POSITIONS_LENGTH = 2 * COUNTER_SPACING;
+
     @SuppressWarnings("unused")
     private final ByteBuffer memory; // keeps the memory (or its mapping) alive as long as the ring
+    private final ByteBuffer positions = ByteBuffer.allocateDirect(POSITIONS_LENGTH); // keeps positionsAddress alive
+    private final long positionsAddress = BufferUtil.address(positions);
     private final long ringAddress;
     private final long headAddress;
     private final long watchingAddress;
     private final long closedAddress;
-    private long tail; // writer only: where its next record goes
-    private long headCache; // writer only: the head it last read, so it reads the reader's line only when short of room
-    private long head; // reader only: where the next record starts (published at headAddress)
-    private int recordRead; // reader only: bytes of the record at head already read
     private volatile SoftProgressAgent watcher; // the progress thread of this JVM, while it is the one reading
 
     /**
@@ -88,20 +98,21 @@ final class SoftByteRing
      */
     int write(final ByteBuffer src)
     {
+        final long at = UNSAFE.getLong(positionsAddress + WRITER_TAIL);
         final int wanted = src.remaining();
-        if (room() < wanted)
+        if (room(at) < wanted)
         {
-            headCache = UNSAFE.getLongVolatile(null, headAddress);
+            UNSAFE.putLong(positionsAddress + WRITER_HEAD_CACHE, UNSAFE.getLongVolatile(null, headAddress));
         }
-        final int length = Math.min(wanted, room());
+        final int length = Math.min(wanted, room(at));
         if (length <= 0)
         {
             return 0;
         }
-        final long at = tail;
         transfer(BufferUtil.address(src) + src.position(), at + RECORD_HEADER_LENGTH, length, INTO_RING);
         src.position(src.position() + length);
-        tail = at + BitUtil.align(RECORD_HEADER_LENGTH + length, RECORD_ALIGNMENT);
+        UNSAFE.putLong(positionsAddress + WRITER_TAIL,
+            at + BitUtil.align(RECORD_HEADER_LENGTH + length, RECORD_ALIGNMENT));
         // a full fence, not an ordered store: the watcher is read after it, and a progress thread that starts
         // watching stores the watcher before it reads the ring (otherwise each could miss the other's store)
         UNSAFE.putLongVolatile(null, ringAddress + (at & MASK), length);
@@ -110,11 +121,11 @@ final class SoftByteRing
     }
 
     /**
-     * @return the most bytes one record can take now (the ring's free bytes less a header).
+     * @return the most bytes one record at {@code tail} can take now (the ring's free bytes less a header).
      */
-    private int room()
+    private int room(final long tail)
     {
-        return CAPACITY - (int)(tail - headCache) - RECORD_HEADER_LENGTH;
+        return CAPACITY - (int)(tail - UNSAFE.getLong(positionsAddress + WRITER_HEAD_CACHE)) - RECORD_HEADER_LENGTH;
     }
 
     /**
@@ -127,6 +138,8 @@ final class SoftByteRing
     int read(final ByteBuffer dst) throws IOException
     {
         final boolean ended = isClosed(); // read before the records: what was written before the close is read first
+        long head = UNSAFE.getLong(positionsAddress + READER_HEAD);
+        long recordRead = UNSAFE.getLong(positionsAddress + READER_RECORD_READ);
         int read = 0;
         while (dst.hasRemaining())
         {
@@ -155,6 +168,8 @@ final class SoftByteRing
                 UNSAFE.putOrderedLong(null, headAddress, head);
             }
         }
+        UNSAFE.putLong(positionsAddress + READER_HEAD, head);
+        UNSAFE.putLong(positionsAddress + READER_RECORD_READ, recordRead);
         return read == 0 && ended && dst.hasRemaining() ? -1 : read;
     }
 
