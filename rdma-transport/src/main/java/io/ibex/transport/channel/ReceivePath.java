@@ -132,13 +132,13 @@ final class ReceivePath extends DataPath
                     take(wcs[i], batch);
                 }
             }
+            if (!batch.isEmpty())
+            {
+                stats.onReceived(batch.samples(), 0, batch.size()); // before replenish, which may throw
+            }
             if (connection != null && target - posted >= repostBatch)
             {
                 replenish();
-            }
-            if (!batch.isEmpty())
-            {
-                stats.onReceived(batch.samples(), 0, batch.size());
             }
             return batch.size();
         }

@@ -168,9 +168,13 @@ final class SoftByteRing
                 UNSAFE.putOrderedLong(null, headAddress, head);
             }
         }
+        if (read == 0)
+        {
+            return ended && dst.hasRemaining() ? -1 : 0; // an empty poll: no position moved
+        }
         UNSAFE.putLong(positionsAddress + READER_HEAD, head);
         UNSAFE.putLong(positionsAddress + READER_RECORD_READ, recordRead);
-        return read == 0 && ended && dst.hasRemaining() ? -1 : read;
+        return read;
     }
 
     boolean isClosed()
