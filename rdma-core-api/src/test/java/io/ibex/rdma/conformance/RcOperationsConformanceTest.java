@@ -446,6 +446,37 @@ class RcOperationsConformanceTest extends LoopbackTest
         assertEquals(64, completions(pair.b().recvCq(), 64).length);
     }
 
+    @Test
+    void queuesOfSizesNotPowersOfTwoWrapAroundInOrder()
+    {
+        // Providers round queues up to a power of two (so does soft, to find a slot by masking): the sizes asked
+        // here are not, and 15 full rounds wrap each queue and CQ several times.
+        final Loopback.QpPair pair = loopback.pair(QpType.RC, new QpCapabilities(3, 5, 1, 1, 0), false);
+        final int depth = Math.min(pair.a().capabilities().maxSendWr(), pair.b().capabilities().maxRecvWr());
+        long message = 0;
+        for (int round = 0; round < 15; round++)
+        {
+            for (int i = 0; i < depth; i++)
+            {
+                pair.b().postRecv(remote.recv(message + i, i * Long.BYTES, Long.BYTES));
+                local.putLong(i * Long.BYTES, message + i);
+            }
+            for (int i = 0; i < depth; i++)
+            {
+                pair.a().postSend(local.send(message + i, i * Long.BYTES, Long.BYTES));
+            }
+            final WorkCompletion[] sent = completions(pair.a().sendCq(), depth);
+            final WorkCompletion[] received = completions(pair.b().recvCq(), depth);
+            for (int i = 0; i < depth; i++)
+            {
+                assertSuccess(sent[i], message + i, WcOpcode.SEND);
+                assertSuccess(received[i], message + i, WcOpcode.RECV);
+                assertEquals(message + i, remote.getLong(i * Long.BYTES), "payload of message " + (message + i));
+            }
+            message += depth;
+        }
+    }
+
     private static byte[] concat(final byte[]... parts)
     {
         int length = 0;

@@ -12,6 +12,7 @@ import io.ibex.rdma.verbs.VerbsException;
 import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
+import org.agrona.BitUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +35,7 @@ final class SoftCompletionQueue extends ProviderResource implements CompletionQu
     private final SoftCompletionChannel channel;
     private final int id = IDS.incrementAndGet();
     private final int capacity;
+    private final int mask; // an entry's slot is its index masked: the arrays round cqe up to a power of two
     private final long[] wrIds;
     private final byte[] statuses;
     private final WcOpcode[] opcodes;
@@ -56,14 +58,16 @@ final class SoftCompletionQueue extends ProviderResource implements CompletionQu
         this.context = context;
         this.channel = channel;
         this.capacity = cqe;
-        wrIds = new long[cqe];
-        statuses = new byte[cqe];
-        opcodes = new WcOpcode[cqe];
-        byteLens = new int[cqe];
-        immData = new int[cqe];
-        qpNums = new int[cqe];
-        srcQps = new int[cqe];
-        wcFlags = new int[cqe];
+        final int slots = BitUtil.findNextPositivePowerOfTwo(cqe);
+        mask = slots - 1;
+        wrIds = new long[slots];
+        statuses = new byte[slots];
+        opcodes = new WcOpcode[slots];
+        byteLens = new int[slots];
+        immData = new int[slots];
+        qpNums = new int[slots];
+        srcQps = new int[slots];
+        wcFlags = new int[slots];
         if (channel != null)
         {
             channel.attach(this);
@@ -113,7 +117,7 @@ final class SoftCompletionQueue extends ProviderResource implements CompletionQu
             int count = 0;
             while (count < max && head < tail)
             {
-                final int slot = (int)(head % capacity);
+                final int slot = (int)(head & mask);
                 wcs[count++].set(wrIds[slot], STATUSES[statuses[slot]], opcodes[slot], 0, byteLens[slot],
                     immData[slot], qpNums[slot], srcQps[slot], wcFlags[slot], 0);
                 head++;
@@ -164,7 +168,7 @@ final class SoftCompletionQueue extends ProviderResource implements CompletionQu
                 context.raise(new AsyncEvent(AsyncEventType.CQ_ERR, null, this, 0));
                 return false;
             }
-            final int slot = (int)(tail % capacity);
+            final int slot = (int)(tail & mask);
             wrIds[slot] = wrId;
             statuses[slot] = (byte)status.value();
             opcodes[slot] = opcode;

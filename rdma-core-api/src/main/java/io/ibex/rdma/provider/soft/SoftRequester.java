@@ -16,6 +16,7 @@ import io.ibex.rdma.verbs.SendOpcode;
 import io.ibex.rdma.verbs.SendWorkRequest;
 import io.ibex.rdma.verbs.VerbsException;
 import io.ibex.rdma.verbs.WcStatus;
+import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,8 +74,10 @@ final class SoftRequester
     private int rnrRetry;
     private int maxRdAtomic = 1;
 
-    // send queue: [sqHead, sqTransmit) sent and awaiting completion, [sqTransmit, sqTail) not yet sent
+    // send queue: [sqHead, sqTransmit) sent and awaiting completion, [sqTransmit, sqTail) not yet sent; a request's
+    // slot is its index masked (the arrays round max_send_wr up to a power of two: no division on the hot path)
     private final int sqCapacity;
+    private final int sqMask;
     private final long[] sWrIds;
     private final SendOpcode[] sOpcodes;
     private final int[] sFlags;
@@ -127,23 +130,25 @@ final class SoftRequester
         this.caps = caps;
         this.sqSigAll = sqSigAll;
         sqCapacity = Math.max(1, caps.maxSendWr());
-        sWrIds = new long[sqCapacity];
-        sOpcodes = new SendOpcode[sqCapacity];
-        sFlags = new int[sqCapacity];
-        sImm = new int[sqCapacity];
-        sRemoteAddrs = new long[sqCapacity];
-        sRkeys = new int[sqCapacity];
-        sCompareAdds = new long[sqCapacity];
-        sSwaps = new long[sqCapacity];
-        sPsns = new int[sqCapacity];
-        sLengths = new long[sqCapacity];
-        sInline = new boolean[sqCapacity];
-        sResponded = new boolean[sqCapacity];
-        sAhs = new SoftAddressHandle[sqCapacity];
-        sRemoteQpns = new int[sqCapacity];
-        sRemoteQkeys = new int[sqCapacity];
-        sSges = new SoftSgeTable(sqCapacity, caps.maxSendSge());
-        inlineData = ByteBuffer.allocateDirect(Math.max(1, sqCapacity * caps.maxInlineData()));
+        final int slots = BitUtil.findNextPositivePowerOfTwo(sqCapacity);
+        sqMask = slots - 1;
+        sWrIds = new long[slots];
+        sOpcodes = new SendOpcode[slots];
+        sFlags = new int[slots];
+        sImm = new int[slots];
+        sRemoteAddrs = new long[slots];
+        sRkeys = new int[slots];
+        sCompareAdds = new long[slots];
+        sSwaps = new long[slots];
+        sPsns = new int[slots];
+        sLengths = new long[slots];
+        sInline = new boolean[slots];
+        sResponded = new boolean[slots];
+        sAhs = new SoftAddressHandle[slots];
+        sRemoteQpns = new int[slots];
+        sRemoteQkeys = new int[slots];
+        sSges = new SoftSgeTable(slots, caps.maxSendSge());
+        inlineData = ByteBuffer.allocateDirect(Math.max(1, slots * caps.maxInlineData()));
         inlineAddress = BufferUtil.address(inlineData);
         if (type == QpType.UD)
         {
@@ -268,7 +273,7 @@ final class SoftRequester
      */
     private void enqueue(final SendWorkRequest wr, final long totalLength)
     {
-        final int slot = (int)(sqTail % sqCapacity);
+        final int slot = (int)(sqTail & sqMask);
         sWrIds[slot] = wr.wrId();
         sOpcodes[slot] = wr.opcode();
         sFlags[slot] = wr.sendFlags();
@@ -333,7 +338,7 @@ final class SoftRequester
         int work = 0;
         while (sqTransmit < sqTail && qp.state == QpState.RTS)
         {
-            final int slot = (int)(sqTransmit % sqCapacity);
+            final int slot = (int)(sqTransmit & sqMask);
             final SendOpcode opcode = sOpcodes[slot];
             final boolean readOrAtomic = opcode == SendOpcode.RDMA_READ || opcode.isAtomic();
             if (txOffset == 0)
@@ -496,7 +501,7 @@ final class SoftRequester
     {
         while (sqTransmit < sqTail)
         {
-            final int slot = (int)(sqTransmit % sqCapacity);
+            final int slot = (int)(sqTransmit & sqMask);
             if (!sInline[slot])
             {
                 final WcStatus status = sSges.check(slot, device, pd, false);
@@ -554,7 +559,7 @@ final class SoftRequester
      */
     private void completeSend(final WcStatus status)
     {
-        final int slot = (int)(sqHead % sqCapacity);
+        final int slot = (int)(sqHead & sqMask);
         sqHead++;
         if (status != WcStatus.SUCCESS || sqSigAll || (sFlags[slot] & SendFlags.SIGNALED) != 0)
         {
@@ -574,7 +579,7 @@ final class SoftRequester
         boolean progressed = false;
         while (sqHead < sqTransmit && qp.state != QpState.ERR)
         {
-            final int slot = (int)(sqHead % sqCapacity);
+            final int slot = (int)(sqHead & sqMask);
             final SendOpcode opcode = sOpcodes[slot];
             if (opcode == SendOpcode.RDMA_READ || opcode.isAtomic() ? !sResponded[slot] :
                 psnDelta(ackPsn, sPsns[slot]) < 0)
@@ -618,7 +623,7 @@ final class SoftRequester
         }
         for (long i = index; i < sqTransmit; i++)
         {
-            final SendOpcode opcode = sOpcodes[(int)(i % sqCapacity)];
+            final SendOpcode opcode = sOpcodes[(int)(i & sqMask)];
             if (opcode == SendOpcode.RDMA_READ || opcode.isAtomic())
             {
                 outstandingReads--;
@@ -653,7 +658,7 @@ final class SoftRequester
         final int psn, final int segment, final long offset, final long length, final long payloadAddress)
     {
         final long index = findSent(psn);
-        final int slot = (int)(Math.max(0, index) % sqCapacity);
+        final int slot = (int)(Math.max(0, index) & sqMask);
         if (index < 0 || sOpcodes[slot] != SendOpcode.RDMA_READ || length != sLengths[slot])
         {
             qp.protocolError("READ response for PSN " + psn + " (length " + length +
@@ -671,7 +676,7 @@ final class SoftRequester
     void handleAtomicResponse(final int psn, final long originalAddress)
     {
         final long index = findSent(psn);
-        final int slot = (int)(Math.max(0, index) % sqCapacity);
+        final int slot = (int)(Math.max(0, index) & sqMask);
         if (index < 0 || !sOpcodes[slot].isAtomic())
         {
             qp.protocolError("atomic response for PSN " + psn + " matches no outstanding atomic");
@@ -686,7 +691,7 @@ final class SoftRequester
     {
         for (long i = sqHead; i < sqTransmit; i++)
         {
-            if (sPsns[(int)(i % sqCapacity)] == psn)
+            if (sPsns[(int)(i & sqMask)] == psn)
             {
                 return i;
             }

@@ -13,6 +13,7 @@ import io.ibex.rdma.verbs.VerbsException;
 import io.ibex.rdma.verbs.WcFlags;
 import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
+import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
@@ -70,6 +71,7 @@ final class SoftResponder
 
     // receive queue: [rqHead, rqTail) posted and not yet consumed
     private final int rqCapacity;
+    private final int rqMask; // a receive's slot is its index masked: the arrays round max_recv_wr up to a power of 2
     private final long[] rWrIds;
     private final SoftSgeTable rSges;
     private long rqHead;
@@ -127,8 +129,10 @@ final class SoftResponder
         this.type = type;
         this.caps = caps;
         rqCapacity = Math.max(1, caps.maxRecvWr());
-        rWrIds = new long[rqCapacity];
-        rSges = new SoftSgeTable(rqCapacity, caps.maxRecvSge());
+        final int slots = BitUtil.findNextPositivePowerOfTwo(rqCapacity);
+        rqMask = slots - 1;
+        rWrIds = new long[slots];
+        rSges = new SoftSgeTable(slots, caps.maxRecvSge());
         if (type == QpType.UD)
         {
             grh = ByteBuffer.allocateDirect(GRH_LENGTH).order(ByteOrder.BIG_ENDIAN);
@@ -189,7 +193,7 @@ final class SoftResponder
             throw new PostException(VerbsException.ENOMEM, index, "receive queue of " + qp +
                 " is full (max_recv_wr=" + caps.maxRecvWr() + ")");
         }
-        final int slot = (int)(rqTail % rqCapacity);
+        final int slot = (int)(rqTail & rqMask);
         rWrIds[slot] = wr.wrId();
         rSges.set(slot, wr);
         rqTail++;
@@ -426,7 +430,7 @@ final class SoftResponder
         }
         else
         {
-            rSges.scatter((int)(rqHead % rqCapacity), offset, payloadAddress, segment);
+            rSges.scatter((int)(rqHead & rqMask), offset, payloadAddress, segment);
         }
         rxOffset = offset + segment;
         if (rxOffset == length)
@@ -436,7 +440,7 @@ final class SoftResponder
             if (opcode != OP_WRITE)
             {
                 final boolean withImm = opcode != OP_SEND;
-                completeRecv((int)(rqHead % rqCapacity), WcStatus.SUCCESS,
+                completeRecv((int)(rqHead & rqMask), WcStatus.SUCCESS,
                     opcode == OP_WRITE_IMM ? WcOpcode.RECV_RDMA_WITH_IMM : WcOpcode.RECV, (int)length,
                     withImm ? rx.getInt(at + IMM_OFFSET) : 0, qp.destQpn(), withImm ? WcFlags.WITH_IMM : 0,
                     (rx.get(at + FLAGS_OFFSET) & FLAG_SOLICITED) != 0);
@@ -464,7 +468,7 @@ final class SoftResponder
                 {
                     return false;
                 }
-                final int slot = (int)(rqHead % rqCapacity);
+                final int slot = (int)(rqHead & rqMask);
                 WcStatus status = rSges.check(slot, device, pd, true);
                 if (status == WcStatus.SUCCESS && length > rSges.total(slot))
                 {
@@ -854,7 +858,7 @@ final class SoftResponder
         {
             return; // UD drops silently: no receive posted
         }
-        final int slot = (int)(rqHead % rqCapacity);
+        final int slot = (int)(rqHead & rqMask);
         final int payload = datagram.getInt(UD_PAYLOAD_LENGTH_OFFSET);
         final int total = GRH_LENGTH + payload;
         WcStatus status = rSges.check(slot, device, pd, true);
@@ -908,7 +912,7 @@ final class SoftResponder
     {
         while (rqHead < rqTail)
         {
-            completeRecv((int)(rqHead % rqCapacity), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, qp.destQpn(), 0,
+            completeRecv((int)(rqHead & rqMask), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, qp.destQpn(), 0,
                 false);
         }
         rxActive = false;
