@@ -9,7 +9,8 @@
 # run of its own after the measured ones, the guest's verbs-level clients in rounds after their measured loop):
 # the report shows what dominates where a target is missed.
 # Issue 8's cases run on the host too: the sample channel to a second JVM over the soft provider's shared-memory
-# link, round trip and stream, and RDMA WRITEs to it (direct copies), beside Aeron IPC in the same run.
+# link, round trip and stream, and RDMA WRITEs to it (direct copies), beside Aeron IPC in the same run; they warm
+# up for 10 iterations of 2 s in both modes.
 #   full:    every size (32 64 88 256 536 1024 4096 B; samples of 1, 8, 64 values are 32, 88, 536 B on the
 #            wire), the benchmarks' own forks, warm-up and iterations (-f 1 -wi 3 -w 2s -i 5 -r 2s), round trips
 #            in SampleTime and AverageTime; about 35 minutes on the host, then the guest's full run.
@@ -60,15 +61,19 @@ elif [ ! -f "$out/machine-host.txt" ]; then
     exit 1
 fi
 
+# The two-JVM cases warm up for 20 s: two JVMs busy-polling on two cores leave their JIT compilers little CPU, and the
+# stream takes that long to reach its steady rate (docs/benchmarks.md, "Warm-up of the two-JVM cases").
 if [ "$quick" = 1 ]; then
     mode=quick
     jmh=(-f 1 -wi 1 -w 1s -i 2 -r 1s)
+    two_jvm=(-f 1 -wi 10 -w 2s -i 2 -r 1s)
     latency_modes=(-bm sample)
     sizes=64,88,1024
     nio_sizes=32,536
 else
     mode=full
     jmh=(-f 1 -wi 3 -w 2s -i 5 -r 2s)
+    two_jvm=(-f 1 -wi 10 -w 2s -i 5 -r 2s)
     latency_modes=()
     sizes=32,64,88,256,536,1024,4096
     nio_sizes=
@@ -77,10 +82,17 @@ fi
 # jmh NAME BENCHMARK [JMH ARGS...]: one JMH run into $out/jmh-host-NAME.json; its output into NAME.log.
 jmh()
 {
-    local name=$1 benchmark=$2
-    shift 2
-    echo "--- $name: $benchmark $* ${jmh[*]} -prof gc"
-    if ! java -jar "$jar" "^io\.ibex\.benchmarks\.$benchmark\." "$@" "${jmh[@]}" -prof gc -foe true \
+    jmh_iterations jmh "$@"
+}
+
+# jmh_iterations ARRAY NAME BENCHMARK [JMH ARGS...]: jmh, with the forks, warm-up and iterations in the array ARRAY.
+jmh_iterations()
+{
+    local -n iterations=$1
+    local name=$2 benchmark=$3
+    shift 3
+    echo "--- $name: $benchmark $* ${iterations[*]} -prof gc"
+    if ! java -jar "$jar" "^io\.ibex\.benchmarks\.$benchmark\." "$@" "${iterations[@]}" -prof gc -foe true \
         -rf json -rff "$out/jmh-host-$name.json" > "$out/$name.log" 2>&1; then
         echo "compare.sh: $name failed; the end of $out/$name.log:" >&2
         tail -n 20 "$out/$name.log" >&2
@@ -100,7 +112,8 @@ if [ "$host" = 1 ]; then
         echo "kernel: $(uname -sr)"
         echo "jdk: $(java -version 2>&1 | sed -n 2p)"
         echo "jvm flags: $(java -XX:+PrintCommandLineFlags -version 2>&1 | head -1)"
-        echo "jmh arguments: ${jmh[*]} -prof gc; round trips ${latency_modes[*]:-in both modes}, sizes $sizes" \
+        echo "jmh arguments: ${jmh[*]} -prof gc (two-JVM cases: ${two_jvm[*]}); round trips" \
+            "${latency_modes[*]:-in both modes}, sizes $sizes" \
             "${nio_sizes:+(nio also $nio_sizes)}"
         echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
     } > "$out/machine-host.txt"
@@ -119,9 +132,12 @@ if [ "$host" = 1 ]; then
     jmh channel-throughput-values ChannelThroughputBenchmark -p vectorize=8 -p inline=false -p values=1,64
     # Issue 8's cases: the other side in a second JVM of this host, over the soft provider's shared-memory link,
     # beside the one-JVM Aeron IPC of the ping-pong run above: the sample channel, and RDMA WRITEs (direct copies).
-    jmh two-jvm-round-trip ChannelRoundTripBenchmark -p path=channel-shm-2jvm -p values=5 "${latency_modes[@]}"
-    jmh two-jvm-write PingPongBenchmark -p transport=soft-shm-write-2jvm -p size=64 "${latency_modes[@]}"
-    jmh two-jvm-throughput ChannelThroughputBenchmark -p reader=shm-2jvm -p vectorize=32 -p inline=true -p values=8
+    jmh_iterations two_jvm two-jvm-round-trip ChannelRoundTripBenchmark -p path=channel-shm-2jvm -p values=5 \
+        "${latency_modes[@]}"
+    jmh_iterations two_jvm two-jvm-write PingPongBenchmark -p transport=soft-shm-write-2jvm -p size=64 \
+        "${latency_modes[@]}"
+    jmh_iterations two_jvm two-jvm-throughput ChannelThroughputBenchmark -p reader=shm-2jvm -p vectorize=32 \
+        -p inline=true -p values=8
     # The profiles the report shows where a target is missed: each case a host target is about, once more after the
     # measured runs (a recording perturbs what it records), under JFR's thread samples from the first measured
     # iteration on (io.ibex.benchmarks.ThreadSamplesProfiler), into $out/profiles/.
