@@ -2,6 +2,7 @@ package io.ibex.samples.runner.format;
 
 import org.agrona.MutableDirectBuffer;
 
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -27,6 +28,8 @@ public final class FixedDecimal
     private static final int LONG_SHIFT_LIMIT = 10;
     private static final long CHUNK = 1_000_000_000L;
     private static final int CHUNK_DIGITS = 9;
+    private static final int EIGHT_DIGITS = 100_000_000;
+    private static final int EIGHT_DIGITS_DIGITS = 8;
 
     private final int precision;
     private final long scale;
@@ -202,7 +205,11 @@ public final class FixedDecimal
         return i - index;
     }
 
-    /** Writes the point and the decimals, zero-padded; nothing when the precision is 0. */
+    /**
+     * Writes the point and the decimals, zero-padded; nothing when the precision is 0. From the end: eight digits at
+     * a time ({@link #eightDigits}), then one at a time: a file node writes 17 decimals of every value, and a
+     * division a digit was most of its cost.
+     */
     private int putDecimals(final MutableDirectBuffer buffer, final int index, final long decimals)
     {
         if (precision == 0)
@@ -211,11 +218,33 @@ public final class FixedDecimal
         }
         buffer.putByte(index, (byte)'.');
         long rest = decimals;
-        for (int i = index + precision; i > index; i--)
+        int end = index + 1 + precision;
+        for (int left = precision; left >= EIGHT_DIGITS_DIGITS; left -= EIGHT_DIGITS_DIGITS)
+        {
+            end -= EIGHT_DIGITS_DIGITS;
+            buffer.putLong(end, eightDigits((int)(rest % EIGHT_DIGITS)), ByteOrder.LITTLE_ENDIAN);
+            rest /= EIGHT_DIGITS;
+        }
+        for (int i = end - 1; i > index; i--)
         {
             buffer.putByte(i, (byte)('0' + rest % 10));
             rest /= 10;
         }
         return precision + 1;
+    }
+
+    /**
+     * The eight ASCII digits of {@code value} (below 10<sup>8</sup>, zero-padded), the first in the lowest byte: the
+     * value split into two halves of four digits, each of those into two of two, each of those into two digits, all
+     * halves at once in lanes of one long; each quotient is a multiplication and a shift, exact in that range
+     * (q = d * 10486 >> 20 is d / 100 for d below 10<sup>4</sup>, q = e * 103 >> 10 is e / 10 for e below 100).
+     */
+    static long eightDigits(final int value)
+    {
+        final long fours = value / 10_000 | (long)(value % 10_000) << 32;
+        final long hundreds = (fours * 10_486 >>> 20) & 0x0000_007F_0000_007FL;
+        final long twos = hundreds | (fours - hundreds * 100) << 16;
+        final long tens = (twos * 103 >>> 10) & 0x000F_000F_000F_000FL;
+        return (tens | (twos - tens * 10) << 8) + 0x3030_3030_3030_3030L;
     }
 }

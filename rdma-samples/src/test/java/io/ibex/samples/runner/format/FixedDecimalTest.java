@@ -105,6 +105,45 @@ class FixedDecimalTest
     }
 
     @Test
+    void writesEveryEightDigitGroupAsAsciiDigitsFirstDigitFirst()
+    {
+        // every value below 10^8, against a decimal counter kept as eight ASCII bytes (the first in the lowest byte)
+        final byte[] digits = "00000000".getBytes(StandardCharsets.US_ASCII);
+        for (int value = 0; value < 100_000_000; value++)
+        {
+            long expected = 0;
+            for (int i = 7; i >= 0; i--)
+            {
+                expected = expected << 8 | digits[i];
+            }
+            if (FixedDecimal.eightDigits(value) != expected)
+            {
+                assertEquals(new String(digits, StandardCharsets.US_ASCII), ascii(FixedDecimal.eightDigits(value)),
+                    "the digits of " + value);
+            }
+            int i = 7;
+            while (i >= 0 && digits[i] == '9')
+            {
+                digits[i--] = '0';
+            }
+            if (i >= 0)
+            {
+                digits[i]++;
+            }
+        }
+    }
+
+    private static String ascii(final long eightDigits)
+    {
+        final byte[] bytes = new byte[8];
+        for (int i = 0; i < 8; i++)
+        {
+            bytes[i] = (byte)(eightDigits >>> (8 * i));
+        }
+        return new String(bytes, StandardCharsets.US_ASCII);
+    }
+
+    @Test
     void refusesAPrecisionItCannotRoundExactly()
     {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> new FixedDecimal(18)).getMessage()
