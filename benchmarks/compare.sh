@@ -62,7 +62,7 @@ elif [ ! -f "$out/machine-host.txt" ]; then
 fi
 
 # The two-JVM cases warm up for 20 s: two JVMs busy-polling on two cores leave their JIT compilers little CPU, and the
-# stream takes that long to reach its steady rate (docs/benchmarks.md, "Warm-up of the two-JVM cases").
+# stream takes that long to reach its steady rate (docs/benchmarks.md, "Warm-up, and the targets in steady state").
 if [ "$quick" = 1 ]; then
     mode=quick
     jmh=(-f 1 -wi 1 -w 1s -i 2 -r 1s)

@@ -28,8 +28,9 @@ public final class FixedDecimal
     private static final int LONG_SHIFT_LIMIT = 10;
     private static final long CHUNK = 1_000_000_000L;
     private static final int CHUNK_DIGITS = 9;
-    private static final int EIGHT_DIGITS = 100_000_000;
-    private static final int EIGHT_DIGITS_DIGITS = 8;
+    /** Decimals are written in groups of {@link #GROUP_DIGITS} digits ({@link #eightDigits}), below this. */
+    private static final int GROUP = 100_000_000;
+    private static final int GROUP_DIGITS = 8;
 
     private final int precision;
     private final long scale;
@@ -219,11 +220,11 @@ public final class FixedDecimal
         buffer.putByte(index, (byte)'.');
         long rest = decimals;
         int end = index + 1 + precision;
-        for (int left = precision; left >= EIGHT_DIGITS_DIGITS; left -= EIGHT_DIGITS_DIGITS)
+        for (int left = precision; left >= GROUP_DIGITS; left -= GROUP_DIGITS)
         {
-            end -= EIGHT_DIGITS_DIGITS;
-            buffer.putLong(end, eightDigits((int)(rest % EIGHT_DIGITS)), ByteOrder.LITTLE_ENDIAN);
-            rest /= EIGHT_DIGITS;
+            end -= GROUP_DIGITS;
+            buffer.putLong(end, eightDigits((int)(rest % GROUP)), ByteOrder.LITTLE_ENDIAN);
+            rest /= GROUP;
         }
         for (int i = end - 1; i > index; i--)
         {
