@@ -20,7 +20,10 @@ import static org.agrona.UnsafeAccess.UNSAFE;
  * tells the reader something arrived also brings the first bytes of it; with a tail counter of its own, as this
  * ring had, the reader took a cache miss on the counter, then another on the bytes. The reader zeroes what it has
  * read before it moves its head past it, so the memory ahead of the writer is always zero and a stale record is
- * never taken for a new one. A read may take part of a record; its room comes back once it is read whole.
+ * never taken for a new one. It does so late, when a read finds nothing or once {@link #RELEASE_BYTES} wait: zeroing
+ * takes the lines back from the writer's core, and the next full fence (the unlock of the QP the record was for)
+ * waited for that, between a SEND's arrival and its completion. A read may take part of a record; its room comes
+ * back once it is read whole and released.
  */
 final class SoftByteRing
 {
@@ -45,6 +48,8 @@ final class SoftByteRing
      */
     private static final int WATCHING_OFFSET = CAPACITY + 2 * COUNTER_SPACING;
     private static final int CLOSED_OFFSET = CAPACITY + 3 * COUNTER_SPACING; // non-zero once either end closed
+    /** Read records this long are zeroed and their room handed back even while more keep arriving. */
+    static final int RELEASE_BYTES = CAPACITY / 8;
     /** Bytes a ring takes: the ring and its counters. */
     static final int LENGTH = CAPACITY + 4 * COUNTER_SPACING;
 
@@ -58,6 +63,7 @@ final class SoftByteRing
     private static final int WRITER_HEAD_CACHE = Long.BYTES;
     private static final int READER_HEAD = COUNTER_SPACING; // where the next record starts (published at headAddress)
     private static final int READER_RECORD_READ = COUNTER_SPACING + Long.BYTES; // bytes of that record read already
+    private static final int READER_RELEASED = COUNTER_SPACING + 2 * Long.BYTES; // the head last published, zeroed up to
     private static final int POSITIONS_LENGTH = 2 * COUNTER_SPACING;
 
     @SuppressWarnings("unused")
@@ -161,20 +167,36 @@ final class SoftByteRing
             recordRead += part;
             if (recordRead == length)
             {
-                final int recordLength = BitUtil.align(RECORD_HEADER_LENGTH + (int)length, RECORD_ALIGNMENT);
-                transfer(0, head, recordLength, ZERO); // before the head moves: the writer reuses the bytes only after
-                head += recordLength;
+                head += BitUtil.align(RECORD_HEADER_LENGTH + (int)length, RECORD_ALIGNMENT);
                 recordRead = 0;
-                UNSAFE.putOrderedLong(null, headAddress, head);
+                if (head - UNSAFE.getLong(positionsAddress + READER_RELEASED) >= RELEASE_BYTES)
+                {
+                    release(head); // also before the head can come round to bytes not yet zeroed
+                }
             }
         }
         if (read == 0)
         {
-            return ended && dst.hasRemaining() ? -1 : 0; // an empty poll: no position moved
+            release(head); // nothing to hand up: time to give the writer its room back
+            return ended && dst.hasRemaining() ? -1 : 0;
         }
         UNSAFE.putLong(positionsAddress + READER_HEAD, head);
         UNSAFE.putLong(positionsAddress + READER_RECORD_READ, recordRead);
         return read;
+    }
+
+    /**
+     * Zeroes the records read whole before {@code head}, then publishes it: the writer reuses the bytes only after.
+     */
+    private void release(final long head)
+    {
+        final long released = UNSAFE.getLong(positionsAddress + READER_RELEASED);
+        if (head != released)
+        {
+            transfer(0, released, (int)(head - released), ZERO);
+            UNSAFE.putOrderedLong(null, headAddress, head);
+            UNSAFE.putLong(positionsAddress + READER_RELEASED, head);
+        }
     }
 
     boolean isClosed()
