@@ -55,13 +55,12 @@ final class SoftSharedMemoryWire implements SoftWire
     private final ByteBuffer answer = ByteBuffer.allocate(SoftFrameDescriptor.SHM_ANSWER_LENGTH)
         .order(ByteOrder.LITTLE_ENDIAN);
     private final ByteBuffer doorbell = ByteBuffer.allocateDirect(1);
-    private final ByteBuffer drained = ByteBuffer.allocateDirect(64); // owner's reads of the side channel
-    private final ByteBuffer tendDrained = ByteBuffer.allocateDirect(64); // the progress thread's
+    private final ByteBuffer drained = ByteBuffer.allocateDirect(64); // the progress thread's reads of the doorbells
     private volatile int mode;
     private volatile boolean closed;
     private volatile String peerGone; // why the peer is gone, or null while it lives
     // progress thread only
-    private boolean watching;
+    private Thread watcher; // while it watches the link: the only thread whose reads drain the doorbells
     private boolean unmapped;
     private long heartbeat;
     private long tendedNanos;
@@ -196,8 +195,10 @@ final class SoftSharedMemoryWire implements SoftWire
             return 0;
         }
         final String gone = peerGone; // read before the ring: what the peer wrote before it went is read first
-        if (watching)
+        if (watcher == Thread.currentThread())
         {
+            // an application thread that drives the link again leaves the doorbells: they wake the progress thread,
+            // which then sees the application back and stops watching (and the peer stops ringing)
             drainSideChannel(drained);
         }
         final int read = in.read(dst);
@@ -295,9 +296,9 @@ final class SoftSharedMemoryWire implements SoftWire
     public void watch(final SoftProgressAgent progress) throws IOException
     {
         socket.watch(progress); // the doorbell and the connection's end wake the thread
-        if (mode == SHARED && !watching && !closed)
+        if (mode == SHARED && watcher == null && !closed)
         {
-            watching = true;
+            watcher = Thread.currentThread();
             in.watching(true); // a full fence: what arrived before it is read in the duty cycle that follows
         }
     }
@@ -306,9 +307,9 @@ final class SoftSharedMemoryWire implements SoftWire
     public void unwatch()
     {
         socket.unwatch();
-        if (watching)
+        if (watcher != null)
         {
-            watching = false;
+            watcher = null;
             if (!unmapped)
             {
                 in.watching(false);
@@ -436,7 +437,7 @@ final class SoftSharedMemoryWire implements SoftWire
             {
                 try
                 {
-                    drainSideChannel(tendDrained);
+                    drainSideChannel(drained);
                 }
                 catch (final IOException ex)
                 {
