@@ -119,8 +119,10 @@ public final class Runner
             final long start = System.nanoTime();
             for (final PathAgent agent : agents)
             {
-                final AgentRunner runner = new AgentRunner(idle(agent.config()).newStrategy(), this::pathFailed,
-                    null, agent);
+                final IdleStrategy idle = idle(agent.config()).newStrategy();
+                final AgentRunner runner = new AgentRunner(
+                    new PacedIdleStrategy(idle, agent.config().input().node()::nanosUntilDue), this::pathFailed, null,
+                    agent);
                 runners.add(runner);
                 AgentRunner.startOnThread(runner, (task) -> new Thread(task, "ibex-" + agent.roleName()
                     .replace(' ', '-')));

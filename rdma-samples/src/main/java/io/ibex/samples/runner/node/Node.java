@@ -58,6 +58,18 @@ public interface Node extends AutoCloseable
     int read(SampleBlock block);
 
     /**
+     * For a paced input: how soon its next sample is due, so the path waiting for it can spin through the last
+     * microseconds rather than yield or park past it.
+     *
+     * @return nanoseconds until the next sample is due (0 or less: due now), or {@link Long#MAX_VALUE} when the node
+     *         does not know (it is not paced, or it ended).
+     */
+    default long nanosUntilDue()
+    {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Writes samples of a block, from slot {@code from} on.
      *
      * @param block the samples.

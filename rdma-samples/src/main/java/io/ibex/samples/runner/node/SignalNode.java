@@ -174,6 +174,12 @@ public final class SignalNode implements Node
         return 1;
     }
 
+    @Override
+    public long nanosUntilDue()
+    {
+        return started && !ended && config.realtime() ? pacer.nextDueNanos() - pacingClock.nanoTime() : Long.MAX_VALUE;
+    }
+
     /**
      * @throws UnsupportedOperationException always: a signal node is never a path's output.
      */

@@ -80,6 +80,12 @@ final class StepPacer
         return step;
     }
 
+    /** @return when the next step not yet returned by {@link #poll} is due, on the monotonic clock. */
+    long nextDueNanos()
+    {
+        return nextDueNanos;
+    }
+
     /** @return how many steps were passed over since the start: due, but never returned by {@link #poll}. */
     long missedSteps()
     {

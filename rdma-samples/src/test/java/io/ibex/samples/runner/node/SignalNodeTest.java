@@ -140,6 +140,26 @@ class SignalNodeTest
     }
 
     @Test
+    void aPacedNodeSaysHowSoonItsNextStepIsDueAndOthersDoNot()
+    {
+        final SignalNode node = node("signal = \"counter\"; limit = 2; rate = 100000;");
+        assertEquals(Long.MAX_VALUE, node.nanosUntilDue(), "not started");
+        node.start();
+        assertEquals(0, node.nanosUntilDue(), "step 0 is due at the start");
+        assertEquals(1, node.read(block));
+        assertEquals(PERIOD_10_US, node.nanosUntilDue());
+        pacing.advance(PERIOD_10_US - 300);
+        assertEquals(300, node.nanosUntilDue());
+        pacing.advance(1000);
+        assertEquals(-700, node.nanosUntilDue(), "late");
+        assertEquals(1, node.read(block));
+        pacing.advance(PERIOD_10_US);
+        assertEquals(Node.END, node.read(block));
+        assertEquals(Long.MAX_VALUE, node.nanosUntilDue(), "ended");
+        assertEquals(Long.MAX_VALUE, started("signal = \"counter\"; realtime = false;").nanosUntilDue(), "unpaced");
+    }
+
+    @Test
     void anUnpacedNodeEndsWhenTheCounterReachesTheLimit()
     {
         final SignalNode node = started("signal = \"counter\"; limit = 3; realtime = false;");
