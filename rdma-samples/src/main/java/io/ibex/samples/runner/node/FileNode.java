@@ -230,6 +230,12 @@ public final class FileNode implements Node
         }
     }
 
+    @Override
+    public long nanosUntilDue()
+    {
+        return reader == null || ended ? Long.MAX_VALUE : pacer.nanosUntilDue(nextRead ? next : null);
+    }
+
     /**
      * Writes the samples to the file (through its buffer unless {@code out.flush}).
      *

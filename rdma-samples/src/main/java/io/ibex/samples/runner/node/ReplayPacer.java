@@ -119,6 +119,30 @@ final class ReplayPacer
         return true;
     }
 
+    /**
+     * @param next the next sample of the file if it has been read, else null.
+     * @return nanoseconds until a sample may go, as {@link Node#nanosUntilDue}: at a fixed rate the next step; else
+     *         the time of {@code next}, once known; {@link Long#MAX_VALUE} when that is not known, or in mode
+     *         {@code original} (which never waits for time).
+     */
+    long nanosUntilDue(final Sample next)
+    {
+        final long now = pacingClock.nanoTime();
+        if (settings.epochMode() == FileNodeSettings.EpochMode.ORIGINAL)
+        {
+            return Long.MAX_VALUE;
+        }
+        if (steps != null)
+        {
+            return steps.nextDueNanos() - now;
+        }
+        if (next == null || firstPending)
+        {
+            return Long.MAX_VALUE;
+        }
+        return pacingAtStart + (originNanos(next) + offset - epochAtStart) - now;
+    }
+
     /** @throws ArithmeticException if the timestamp is too far from 1970 for nanoseconds in 64 bits. */
     private static long originNanos(final Sample sample)
     {

@@ -108,6 +108,7 @@ class FileNodeTest
         assertEquals(1, node.read(two));
         assertEquals(3, two.get(0).integerValue(1));
         assertEquals(-3, two.get(0).integerValue(2));
+        assertEquals(Long.MAX_VALUE, node.nanosUntilDue(), "mode original never waits for time");
         assertEquals(Node.END, node.read(two));
         assertEquals("read 3 samples from " + dir.resolve("in.log"), node.summary());
         node.close();
@@ -120,6 +121,7 @@ class FileNodeTest
         final FileNode node = node("uri = \"in.log\"; in = { epoch = 0.25 }");
         node.start();
         assertEquals(0, node.read(block), "the first sample goes at now + epoch");
+        assertEquals(250 * MILLI, node.nanosUntilDue(), "and the path knows when");
         clock.advance(250 * MILLI);
         assertEquals(1, node.read(block));
         assertEquals(START + 250 * MILLI, origin(block.get(0)));
@@ -159,6 +161,7 @@ class FileNodeTest
         assertEquals(1, node.read(block));
         assertEquals(START, origin(block.get(0)));
         assertEquals(0, node.read(block));
+        assertEquals(100 * MILLI, node.nanosUntilDue(), "the next step");
         clock.advance(100 * MILLI);
         assertEquals(1, node.read(block), "one a step, however many are due");
         assertEquals(1, block.get(0).sequence());
