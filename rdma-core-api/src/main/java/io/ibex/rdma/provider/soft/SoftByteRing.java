@@ -63,7 +63,7 @@ final class SoftByteRing
     private static final int WRITER_HEAD_CACHE = Long.BYTES;
     private static final int READER_HEAD = COUNTER_SPACING; // where the next record starts (published at headAddress)
     private static final int READER_RECORD_READ = COUNTER_SPACING + Long.BYTES; // bytes of that record read already
-    private static final int READER_RELEASED = COUNTER_SPACING + 2 * Long.BYTES; // the head last published, zeroed up to
+    private static final int READER_RELEASED = COUNTER_SPACING + 2 * Long.BYTES; // head last published (zeroed to)
     private static final int POSITIONS_LENGTH = 2 * COUNTER_SPACING;
 
     @SuppressWarnings("unused")
