@@ -11,12 +11,16 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.DatagramChannel;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -112,6 +116,46 @@ class SoftSharedMemoryWireTest extends SoftWireContract
         assertEquals(SoftSharedMemoryWire.GONE, SoftSharedMemoryWire.processState(ended.pid()));
         final char own = SoftSharedMemoryWire.processState(ProcessHandle.current().pid());
         assertTrue(own == 'R' || own == 'S', "this process is running or sleeping: " + own);
+    }
+
+    @Test
+    void onlyTheWatchingThreadDrainsTheDoorbellsSoTheyWakeItOnceTheApplicationReadsAgain() throws Exception
+    {
+        acceptedChannel.configureBlocking(false); // as the progress thread's accept leaves it
+        final ExecutorService progressThread = Executors.newSingleThreadExecutor();
+        try (ServerSocketChannel listening = ServerSocketChannel.open(); DatagramChannel udp = DatagramChannel.open())
+        {
+            listening.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).configureBlocking(false);
+            udp.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).configureBlocking(false);
+            final SoftProgressAgent progress = new SoftProgressAgent(null, listening, udp); // its selector only
+            final SoftWire acceptor = ends[1];
+            try
+            {
+                progressThread.submit(() ->
+                {
+                    acceptor.watch(progress);
+                    return null;
+                }).get();
+                assertEquals(8, connector.write(ByteBuffer.allocateDirect(8)), "the peer writes, and rings");
+                final ByteBuffer in = ByteBuffer.allocateDirect(64);
+                assertEquals(8, acceptor.read(in), "an application thread reads what came");
+                final SelectionKey doorbells = acceptedChannel.keyFor(progress.selector());
+                assertEquals(1, progress.selector().select(10_000), "and leaves the doorbell to the watching thread");
+                assertTrue(progress.selector().selectedKeys().remove(doorbells));
+                in.clear();
+                assertEquals(0, progressThread.submit(() -> acceptor.read(in)).get(), "whose read drains it");
+                assertEquals(0, progress.selector().selectNow(), "nothing left to wake it");
+                progressThread.submit(acceptor::unwatch).get();
+            }
+            finally
+            {
+                progress.selector().close();
+            }
+        }
+        finally
+        {
+            progressThread.shutdownNow();
+        }
     }
 
     @Test
