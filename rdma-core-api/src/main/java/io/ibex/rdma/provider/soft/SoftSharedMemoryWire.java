@@ -60,7 +60,8 @@ final class SoftSharedMemoryWire implements SoftWire
     private volatile boolean closed;
     private volatile String peerGone; // why the peer is gone, or null while it lives
     // progress thread only
-    private Thread watcher; // while it watches the link: the only thread whose reads drain the doorbells
+    private Thread watcher; // while it watches the link: the only thread whose reads drain the doorbells (others
+                            // compare it with themselves, never equal whatever they see)
     private boolean unmapped;
     private long heartbeat;
     private long tendedNanos;

@@ -111,7 +111,7 @@ final class ReplayPacer
             restart();
         }
         final long origin = originNanos(sample) + offset;
-        if (now - (pacingAtStart + (origin - epochAtStart)) < 0)
+        if (now - pacingTime(origin) < 0)
         {
             return false;
         }
@@ -127,20 +127,25 @@ final class ReplayPacer
      */
     long nanosUntilDue(final Sample next)
     {
-        final long now = pacingClock.nanoTime();
         if (settings.epochMode() == FileNodeSettings.EpochMode.ORIGINAL)
         {
             return Long.MAX_VALUE;
         }
         if (steps != null)
         {
-            return steps.nextDueNanos() - now;
+            return steps.nanosUntilDue(pacingClock.nanoTime());
         }
         if (next == null || firstPending)
         {
             return Long.MAX_VALUE;
         }
-        return pacingAtStart + (originNanos(next) + offset - epochAtStart) - now;
+        return pacingTime(originNanos(next) + offset) - pacingClock.nanoTime();
+    }
+
+    /** @return the time on the pacing clock when the epoch clock shows {@code origin}, as it ran at the start. */
+    private long pacingTime(final long origin)
+    {
+        return pacingAtStart + (origin - epochAtStart);
     }
 
     /** @throws ArithmeticException if the timestamp is too far from 1970 for nanoseconds in 64 bits. */

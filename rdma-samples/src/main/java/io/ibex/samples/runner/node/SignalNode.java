@@ -177,7 +177,7 @@ public final class SignalNode implements Node
     @Override
     public long nanosUntilDue()
     {
-        return started && !ended && config.realtime() ? pacer.nextDueNanos() - pacingClock.nanoTime() : Long.MAX_VALUE;
+        return started && !ended && config.realtime() ? pacer.nanosUntilDue(pacingClock.nanoTime()) : Long.MAX_VALUE;
     }
 
     /**

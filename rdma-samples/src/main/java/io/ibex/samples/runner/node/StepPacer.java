@@ -80,10 +80,13 @@ final class StepPacer
         return step;
     }
 
-    /** @return when the next step not yet returned by {@link #poll} is due, on the monotonic clock. */
-    long nextDueNanos()
+    /**
+     * @param nowNanos the monotonic clock now.
+     * @return nanoseconds until the next step not yet returned by {@link #poll} is due (0 or less: due).
+     */
+    long nanosUntilDue(final long nowNanos)
     {
-        return nextDueNanos;
+        return nextDueNanos - nowNanos;
     }
 
     /** @return how many steps were passed over since the start: due, but never returned by {@link #poll}. */
