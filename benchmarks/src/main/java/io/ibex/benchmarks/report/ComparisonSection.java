@@ -43,7 +43,13 @@ public final class ComparisonSection
             .append("trip, as perftest does. Samples of 1, 8 and 64 values are 32, 88 and 536 bytes on the wire, ")
             .append("and are set against the peers' messages of those sizes. Idle strategies: nio and ibex ")
             .append("busy-poll on both sides (the JMH thread and the echo thread); any other strategy (Aeron's) is ")
-            .append("a benchmark parameter and shows in the case's name.\n");
+            .append("a benchmark parameter and shows in the case's name. Aeron runs its media driver in `INVOKER` ")
+            .append("mode, on the measuring thread: on two cores a driver thread of its own is starved by two ")
+            .append("busy-spinning clients (UDP round trips of 4-8 ms, in scheduler ticks), and clients that yield ")
+            .append("to it pay a `sched_yield` on every empty poll. Its ping-pong clients busy-spin (a yield per ")
+            .append("empty poll cost IPC 0.89 against 0.25 µs), its stream's clients yield (a sender that spins ")
+            .append("against back-pressure takes the core its receiver needs: 5.2 against 32 million 64-byte ")
+            .append("messages/s over IPC); `PeerBenchmark`'s javadoc has the measurements.\n");
         machine(markdown, data);
         final List<Target> targets = Targets.of(data);
         targets(markdown, targets, data);
