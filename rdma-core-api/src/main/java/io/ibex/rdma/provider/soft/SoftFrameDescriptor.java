@@ -69,7 +69,9 @@ package io.ibex.rdma.provider.soft;
  *  |                   payload (segment length bytes)             ...  56
  * </pre>
  * Every frame carries the ACK PSN (cumulative acknowledgement piggybacked on traffic); a frame of opcode
- * {@link #OP_ACK} carries nothing else, its syndrome says ACK or which NAK.
+ * {@link #OP_ACK} carries nothing else, its syndrome says ACK or which NAK. A QP that is destroyed or reset ends its
+ * link with a {@link #OP_GOODBYE} frame (which carries nothing else either), so that its peer can tell a QP that
+ * left from a process that died: both close the connection.
  * <p>
  * UD datagrams (UDP) have their own header, then the payload:
  * <pre>
@@ -96,8 +98,8 @@ public final class SoftFrameDescriptor
 {
     /** HELLO magic, 'IBXS'. */
     public static final int HELLO_MAGIC = 0x53584249;
-    /** HELLO protocol version: 3 since a HELLO may offer a shared-memory link. */
-    public static final int HELLO_VERSION = 3;
+    /** HELLO protocol version: 4 since a QP that leaves its link says {@link #OP_GOODBYE}. */
+    public static final int HELLO_VERSION = 4;
     /** Offset of the HELLO magic. */
     public static final int HELLO_MAGIC_OFFSET = 0;
     /** Offset of the HELLO version. */
@@ -196,6 +198,8 @@ public final class SoftFrameDescriptor
     public static final byte OP_ATOMIC_RESPONSE = 9;
     /** Response: ACK or NAK, see the syndrome. */
     public static final byte OP_ACK = 10;
+    /** Control: the sender's QP was destroyed or reset; nothing follows, the link closes. */
+    public static final byte OP_GOODBYE = 11;
 
     /** Flag: the requester asked for a solicited event. */
     public static final byte FLAG_SOLICITED = 1;
@@ -275,6 +279,6 @@ public final class SoftFrameDescriptor
      */
     public static boolean isValidOpcode(final int opcode)
     {
-        return opcode >= OP_SEND && opcode <= OP_ACK;
+        return opcode >= OP_SEND && opcode <= OP_GOODBYE;
     }
 }

@@ -109,13 +109,15 @@ final class SoftLink
     }
 
     /**
-     * Reads what the wire has, to tell whether the peer has closed (or reset) the connection already.
+     * Reads what the wire has, to tell whether the peer's QP has left the link already: closed the connection, or
+     * said goodbye first (its frame is then next).
      */
     boolean closedByPeer()
     {
         try
         {
-            return read() < 0;
+            return read() < 0 || (rxAvailable() >= SoftFrameDescriptor.HEADER_LENGTH &&
+                rx.get(rxStart + SoftFrameDescriptor.OPCODE_OFFSET) == SoftFrameDescriptor.OP_GOODBYE);
         }
         catch (final IOException ex)
         {

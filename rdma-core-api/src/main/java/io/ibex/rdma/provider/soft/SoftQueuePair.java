@@ -200,12 +200,12 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
             switch (to)
             {
                 case RESET:
-                    acknowledgeBeforeStopping();
+                    stopDriving(true);
                     reset();
                     break;
                 case ERR:
                     takeWhatArrived(from);
-                    acknowledgeBeforeStopping();
+                    stopDriving(false);
                     enterError();
                     break;
                 case RTR:
@@ -508,7 +508,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         lock.lock();
         try
         {
-            acknowledgeBeforeStopping();
+            stopDriving(true);
             closeLinks();
             state = QpState.RESET;
         }
@@ -723,6 +723,30 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     {
         LOG.warn("{}: link to QP 0x{} at {} lost ({}); QP to ERR", describe(), Integer.toHexString(destQpn),
             remoteAddress, reason);
+        dropLink();
+    }
+
+    /**
+     * The peer's QP said goodbye (destroyed or reset): the link ends as a lost one does, but that is worth a warning
+     * only if requests of this QP were still unanswered, which then fail.
+     */
+    void peerLeft()
+    {
+        if (type == QpType.RC && requester.hasQueued())
+        {
+            LOG.warn("{}: QP 0x{} at {} left (destroyed or reset) before answering this QP's requests; QP to ERR",
+                describe(), Integer.toHexString(destQpn), remoteAddress);
+        }
+        else
+        {
+            LOG.debug("{}: QP 0x{} at {} left (destroyed or reset); QP to ERR", describe(),
+                Integer.toHexString(destQpn), remoteAddress);
+        }
+        dropLink();
+    }
+
+    private void dropLink()
+    {
         closeLinks();
         if (type == QpType.RC && requester.hasQueued())
         {
@@ -799,25 +823,29 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
 
     /**
      * An HCA acknowledges a request as it executes it; soft delays a lone ACK so a response can carry it. A QP
-     * that stops driving its link (ERR, RESET, destroy) sends the ACK it still owes, so the peer's completed
-     * requests do not fail for want of it.
+     * that stops driving its link sends the ACK it still owes, so the peer's completed requests do not fail for
+     * want of it: alone on the way to ERR; in a goodbye when destroyed or reset, which also tells the peer's QP that
+     * this one left (a bare close of the link looks like a process that died).
+     *
+     * @param leaving whether the link closes now (destroy, reset).
      */
-    private void acknowledgeBeforeStopping()
+    private void stopDriving(final boolean leaving)
     {
-        if (link == null || state == QpState.ERR)
+        if (link == null || (!leaving && state == QpState.ERR))
         {
             return;
         }
         try
         {
-            if (link.established() && responder.writeOwedAckNow(link))
+            if (link.established() && (leaving ? responder.writeGoodbye(link) : responder.writeOwedAckNow(link)))
             {
                 link.flush();
             }
         }
         catch (final IOException ex)
         {
-            LOG.debug("{}: owed ACK not sent before stopping: {}", describe(), ex.toString());
+            LOG.debug("{}: {} not sent before stopping: {}", describe(), leaving ? "goodbye" : "owed ACK",
+                ex.toString());
         }
     }
 

@@ -342,7 +342,7 @@ final class SoftResponder
         final long length = rx.getInt(at + MESSAGE_LENGTH_OFFSET) & 0xffffffffL;
         if (!SoftFrameDescriptor.isValidOpcode(opcode) || offset + segment > length ||
             (type == QpType.UC && opcode != OP_SEND && opcode != OP_SEND_IMM && opcode != OP_WRITE &&
-            opcode != OP_WRITE_IMM))
+            opcode != OP_WRITE_IMM && opcode != OP_GOODBYE))
         {
             qp.protocolError("invalid frame for a " + type + " QP: opcode=" + opcode + " psn=" + psn + " offset=" +
                 offset + " segment=" + segment + " length=" + length);
@@ -372,6 +372,9 @@ final class SoftResponder
             case OP_READ_RESPONSE:
                 requester.handleReadResponse(psn, segment, offset, length, payloadAddress);
                 break;
+            case OP_GOODBYE:
+                qp.peerLeft();
+                return;
             default:
                 requester.handleAtomicResponse(psn, rxAddress + at + COMPARE_ADD_OFFSET);
                 break;
@@ -811,6 +814,24 @@ final class SoftResponder
             return true;
         }
         return false;
+    }
+
+    /**
+     * Ends the link for a QP being destroyed or reset: the goodbye carries the ACK still owed, as every frame does.
+     *
+     * @return whether it was written.
+     */
+    boolean writeGoodbye(final SoftLink link) throws IOException
+    {
+        if (!link.ensureTxRoom(HEADER_LENGTH))
+        {
+            return false;
+        }
+        final ByteBuffer tx = link.tx();
+        final int at = tx.position();
+        putHeader(tx, at, OP_GOODBYE, 0, 0, 0, 0, 0);
+        tx.position(at + HEADER_LENGTH);
+        return true;
     }
 
     private void writeAck(final SoftLink link, final byte syndrome, final int psn, final int rnrTimer)
