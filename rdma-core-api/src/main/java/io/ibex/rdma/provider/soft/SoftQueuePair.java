@@ -732,7 +732,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
      */
     void peerLeft()
     {
-        if (type == QpType.RC && requester.hasQueued())
+        if (awaitsAnswers())
         {
             LOG.warn("{}: QP 0x{} at {} left (destroyed or reset) before answering this QP's requests; QP to ERR",
                 describe(), Integer.toHexString(destQpn), remoteAddress);
@@ -745,10 +745,16 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         dropLink();
     }
 
+    /** @return whether requests of this QP wait for the peer's answer (RC; UC's complete as they go out). */
+    private boolean awaitsAnswers()
+    {
+        return type == QpType.RC && requester.hasQueued();
+    }
+
     private void dropLink()
     {
         closeLinks();
-        if (type == QpType.RC && requester.hasQueued())
+        if (awaitsAnswers())
         {
             requester.failOldest(WcStatus.RETRY_EXC_ERR);
         }

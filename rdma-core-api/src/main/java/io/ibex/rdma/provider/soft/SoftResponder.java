@@ -827,21 +827,28 @@ final class SoftResponder
         {
             return false;
         }
-        final ByteBuffer tx = link.tx();
-        final int at = tx.position();
-        putHeader(tx, at, OP_GOODBYE, 0, 0, 0, 0, 0);
-        tx.position(at + HEADER_LENGTH);
+        putHeaderFrame(link, OP_GOODBYE, 0);
         return true;
     }
 
     private void writeAck(final SoftLink link, final byte syndrome, final int psn, final int rnrTimer)
     {
+        final int at = putHeaderFrame(link, OP_ACK, psn);
+        link.tx().put(at + SYNDROME_OFFSET, syndrome).put(at + RNR_TIMER_OFFSET, (byte)rnrTimer);
+    }
+
+    /**
+     * Appends a frame that is a header alone (an ACK, a goodbye) to the transmit buffer, which has room for it.
+     *
+     * @return where it starts.
+     */
+    private int putHeaderFrame(final SoftLink link, final byte opcode, final int psn)
+    {
         final ByteBuffer tx = link.tx();
         final int at = tx.position();
-        putHeader(tx, at, OP_ACK, 0, psn, 0, 0, 0);
-        tx.put(at + SYNDROME_OFFSET, syndrome);
-        tx.put(at + RNR_TIMER_OFFSET, (byte)rnrTimer);
+        putHeader(tx, at, opcode, 0, psn, 0, 0, 0);
         tx.position(at + HEADER_LENGTH);
+        return at;
     }
 
     /**

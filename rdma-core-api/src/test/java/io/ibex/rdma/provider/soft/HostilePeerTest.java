@@ -8,6 +8,9 @@ import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.ReceiveWorkRequest;
+import io.ibex.rdma.verbs.SendFlags;
+import io.ibex.rdma.verbs.SendOpcode;
+import io.ibex.rdma.verbs.SendWorkRequest;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
 import org.agrona.BufferUtil;
@@ -260,6 +263,26 @@ class HostilePeerTest
         assertArrayEquals(before, snapshot(), "memory inside and around every region as it was");
         final long allocated = allocated() - allocatedBefore;
         assertTrue(allocated < ALLOCATION_BOUND, "allocated " + allocated + " bytes");
+    }
+
+    /**
+     * A peer's QP that says goodbye (destroyed or reset) before it answered a request: the request fails as if the
+     * peer had gone silent, and this one goodbye, unlike a clean one, is worth a warning.
+     */
+    @Test
+    void aGoodbyeBeforeTheAnswerFailsTheRequestWithAWarning() throws IOException
+    {
+        try (LogCapture log = new LogCapture())
+        {
+            final SendWorkRequest send = new SendWorkRequest().wrId(5).opcode(SendOpcode.SEND)
+                .sendFlags(SendFlags.SIGNALED);
+            send.sge(0).set(regions[A], 0, 64);
+            qp.postSend(send);
+            assertEquals(OP_SEND, peer.readFrame().get(OPCODE_OFFSET));
+            peer.writeHeader(OP_GOODBYE, 0, 0, PSN_MASK, 0, 0); // acknowledges nothing
+            assertEquals(WcStatus.RETRY_EXC_ERR, SoftFixture.await(qp.sendCq()).status(), "the unanswered SEND");
+            log.await("left (destroyed or reset) before answering");
+        }
     }
 
     /**

@@ -20,10 +20,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * Soft-specific data path checks the conformance suite does not make: messages cut into several frames,
- * RNR retry timing on the soft wire, UD with the soft GRH, the ACK a QP still owes when it stops.
+ * RNR retry timing on the soft wire, UD with the soft GRH, the ACK a QP still owes when it stops, the goodbye of
+ * a QP that leaves.
  */
 @Timeout(30)
 class SoftDataPathTest
@@ -183,6 +185,33 @@ class SoftDataPathTest
             assertEquals(WcStatus.SUCCESS, SoftFixture.await(b.recvCq()).status(), "round " + round);
             a.close();
             b.close();
+        }
+    }
+
+    @Test
+    void aPeerDestroyedCleanlyIsNoWarning()
+    {
+        // A destroyed QP says goodbye, so its peer tells it from a process that died (both close the connection):
+        // the peer's QP still enters ERR, but without a warning. A message first, so the link is up: a QP destroyed
+        // while its link is still being set up goes unnoticed, as on an HCA, until a request times out.
+        final MemoryRegion mr = fixture.register(64);
+        final QueuePair leaving = fixture.qp(QpType.RC, 4);
+        final QueuePair staying = fixture.qp(QpType.RC, 4);
+        fixture.pair(leaving, staying, 7);
+        sendIntoAPostedReceive(leaving, staying, mr);
+        assertEquals(WcStatus.SUCCESS, SoftFixture.await(leaving.sendCq()).status());
+        assertEquals(WcStatus.SUCCESS, SoftFixture.await(staying.recvCq()).status());
+        final ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(3);
+        recv.sge(0).set(mr, 32, 32);
+        staying.postRecv(recv);
+        final String aboutLeaving = "QP 0x" + Integer.toHexString(leaving.qpNum()) + " at ";
+        try (LogCapture log = new LogCapture())
+        {
+            leaving.close();
+            assertEquals(WcStatus.WR_FLUSH_ERR, SoftFixture.await(staying.recvCq()).status(),
+                "the staying QP's second receive, flushed as it enters ERR");
+            assertEquals(QpState.ERR, staying.state());
+            assertFalse(log.text().contains(aboutLeaving), "nothing logged at WARN about it: " + log.text());
         }
     }
 
