@@ -109,6 +109,41 @@ class QueuePairStateConformanceTest extends LoopbackTest
     }
 
     @Test
+    void rnrRetryChangesOnlyThroughSqdOnceConnected()
+    {
+        final QueuePair qp = loopback.qp(QpType.RC);
+        final QueuePair peer = loopback.qp(QpType.RC);
+        loopback.connect(qp, peer);
+        final VerbsException ex = assertThrows(VerbsException.class,
+            () -> qp.modify(QpAttr.to(QpState.RTS).rnrRetry(3)));
+        assertEquals(VerbsException.EINVAL, ex.errno(), "RTS to RTS cannot change rnr_retry: " + ex.getMessage());
+
+        qp.modify(QpAttr.to(QpState.SQD));
+        assertEquals(QpState.SQD, qp.query().state());
+        assertThrows(VerbsException.class, () -> qp.modify(QpAttr.to(QpState.RTS).rnrRetry(3)),
+            "SQD to RTS cannot change rnr_retry either");
+        Await.until(() -> modifies(qp, QpAttr.to(QpState.SQD).rnrRetry(3)),
+            "SQD to SQD to take rnr_retry once the send queue drained");
+        qp.modify(QpAttr.to(QpState.RTS));
+        final QpAttr got = qp.query();
+        assertEquals(QpState.RTS, got.state());
+        assertEquals(3, got.rnrRetry());
+    }
+
+    private static boolean modifies(final QueuePair qp, final QpAttr attr)
+    {
+        try
+        {
+            qp.modify(attr);
+            return true;
+        }
+        catch (final VerbsException ex)
+        {
+            return false;
+        }
+    }
+
+    @Test
     void queryOfAUdQpReportsItsQkey()
     {
         final QueuePair qp = loopback.qp(QpType.UD);

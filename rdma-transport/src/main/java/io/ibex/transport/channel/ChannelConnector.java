@@ -47,12 +47,6 @@ final class ChannelConnector implements Runnable
     private static final long EVENT_WAIT_MILLIS = 20;
     /** How long a torn-down connection's sends may take to complete in ERR (rxe flushes asynchronously). */
     private static final long FLUSH_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    /**
-     * The RNR NAK timer of a connected RC QP: 1 encodes 0.01 ms, the shortest. rdma_cm leaves the IB CM's 0, which
-     * encodes 655.36 ms, so a source one sample ahead of its target's posted receives stalled for that long (on
-     * rxe0: 17 stalls in 3,000 samples); with this it resumes as soon as the target posts receives again.
-     */
-    static final int MIN_RNR_TIMER = 1;
     private static final byte[] BUSY = "ibex: this target is connected to another source".getBytes(
         StandardCharsets.US_ASCII);
 
@@ -76,6 +70,7 @@ final class ChannelConnector implements Runnable
     private final ChannelStats stats;
     private final Listener listener;
     private final QpType qpType;
+    private final RnrTuning rnrTuning;
     /** The id bindFirst bound: a source connects with it, a target listens on it. */
     private final CmId first;
     /** The device's asynchronous events about this channel's CQs and QPs ({@link AsyncEvents}). */
@@ -106,6 +101,7 @@ final class ChannelConnector implements Runnable
         this.stats = stats;
         this.listener = listener;
         this.qpType = qpType(config.mode());
+        this.rnrTuning = new RnrTuning(config.name());
         this.backoffNanos = config.reconnectMinDelay().toNanos();
         this.first = first;
         AsyncEvents.own(sendCq, asyncEvents);
@@ -336,7 +332,7 @@ final class ChannelConnector implements Runnable
             {
                 return;
             }
-            shortenRnrTimer(connection);
+            tuneRnr(connection);
             startSending(connection);
             backoffNanos = config.reconnectMinDelay().toNanos();
         }
@@ -407,7 +403,7 @@ final class ChannelConnector implements Runnable
             accepted = connection;
         }
         connection.id().accept(ConnParam.of(connection.ucLocal() != null ? connection.ucLocal().encode() : null));
-        shortenRnrTimer(connection);
+        tuneRnr(connection);
         if (qpType == QpType.UD)
         {
             LOG.info("{}: receiving datagrams from {}", config.name(), child.remoteAddress());
@@ -415,21 +411,12 @@ final class ChannelConnector implements Runnable
         }
     }
 
-    /** RC, once rdma_cm moved the QP to RTS: see {@link #MIN_RNR_TIMER}. */
-    private void shortenRnrTimer(final Connection connection)
+    /** RC, once rdma_cm moved the QP to RTS: see {@link RnrTuning}. */
+    private void tuneRnr(final Connection connection)
     {
-        if (qpType != QpType.RC)
+        if (qpType == QpType.RC)
         {
-            return;
-        }
-        try
-        {
-            connection.qp().modify(new QpAttr().state(QpState.RTS).minRnrTimer(MIN_RNR_TIMER));
-        }
-        catch (final VerbsException ex)
-        {
-            LOG.warn("{}: keeping rdma_cm's RNR timer of 655 ms on {}: {}", config.name(), connection,
-                ex.getMessage());
+            rnrTuning.apply(connection.qp(), connection);
         }
     }
 

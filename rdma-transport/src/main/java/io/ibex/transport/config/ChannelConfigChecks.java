@@ -3,7 +3,8 @@ package io.ibex.transport.config;
 import java.util.List;
 
 /**
- * The C node-type's check() rules (ib_check in VILLASnode's infiniband.c), plus ibex's own on reconnection.
+ * The C node-type's check() rules (ib_check in VILLASnode's infiniband.c), plus ibex's own on reconnection and on
+ * keys that VILLASnode reads otherwise.
  * Errors and warnings start at the location of the first key involved that the config set.
  */
 final class ChannelConfigChecks
@@ -23,6 +24,14 @@ final class ChannelConfigChecks
      */
     static void apply(final ChannelConfig config, final ChannelConfig.Builder builder, final List<String> warnings)
     {
+        final ChannelConfig.Origin mode = config.origin("rdma_transport_mode");
+        if (mode.key().endsWith("rdma_port_space") && config.mode() != TransportMode.RC)
+        {
+            warnings.add(locate(mode) + ": " + mode.describe(config.mode()) + " makes this node " + config.mode() +
+                ", but VILLASnode reads only rdma_transport_mode and runs RC with this config, so a VILLASnode " +
+                "peer given the same file cannot talk to it; write rdma_transport_mode = \"" + config.mode() +
+                "\" to mean " + config.mode() + " on both");
+        }
         final ChannelConfig.Origin subtraction = config.origin("in.buffer_subtraction");
         final ChannelConfig.Origin vectorize = config.origin("in.vectorize");
         final ChannelConfig.Origin inWrs = config.origin("in.max_wrs");

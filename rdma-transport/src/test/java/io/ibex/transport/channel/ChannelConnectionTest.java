@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 
 import static io.ibex.transport.channel.ChannelPair.awaitConnected;
 import static io.ibex.transport.channel.ChannelPair.receive;
@@ -55,9 +56,27 @@ class ChannelConnectionTest
             awaitConnected(pair.target);
             for (final SampleChannel channel : new SampleChannel[] {pair.source, pair.target})
             {
-                assertEquals(ChannelConnector.MIN_RNR_TIMER, channel.sendingQueuePair().query().minRnrTimer(),
+                assertEquals(RnrTuning.MIN_RNR_TIMER, channel.sendingQueuePair().query().minRnrTimer(),
                     "min_rnr_timer of " + channel.config().name() + "'s QP (rdma_cm's is 0: 655 ms)");
             }
+        }
+    }
+
+    @Test
+    void aSourceLosesNothingToATargetThatGrantsNoRnrRetriesAndPostsItsReceivesLate() throws Exception
+    {
+        try (GrudgingTarget target = new GrudgingTarget(TestChannels.address(targetPort));
+            SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c.outUseFallback(false))))
+        {
+            target.acceptGrantingNothing(32);
+            awaitConnected(source);
+            assertEquals(RnrTuning.RNR_RETRY_FOREVER, source.sendingQueuePair().query().rnrRetry(),
+                "rnr_retry of the source's QP after a peer that granted 0");
+            send(source, 0, 20);
+            Thread.sleep(300); // the sends meet no posted receive: RNR NAKs, which must not fail them
+            assertEquals(LongStream.range(0, 20).boxed().toList(), target.postReceivesAndRead(20));
+            assertEquals(0, source.stats().get(Counter.DROPPED));
+            assertEquals(ChannelState.CONNECTED, source.state(), "still connected");
         }
     }
 

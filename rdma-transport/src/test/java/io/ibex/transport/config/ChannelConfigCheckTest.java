@@ -51,6 +51,20 @@ class ChannelConfigCheckTest
     }
 
     @Test
+    void aPortSpaceOtherThanRcWarnsThatVillasNodeRunsRcWithTheSameFile()
+    {
+        final ChannelConfig checked = bind("rdma_port_space = \"UD\"; " + IN + "}").check();
+
+        assertEquals(TransportMode.UD, checked.mode(), "ibex honours the key VILLAS's docs name");
+        assertEquals(List.of("n.conf:1:19: rdma_port_space = UD makes this node UD, but VILLASnode reads only " +
+            "rdma_transport_mode and runs RC with this config, so a VILLASnode peer given the same file cannot talk " +
+            "to it; write rdma_transport_mode = \"UD\" to mean UD on both"), checked.warnings());
+        assertEquals(List.of(), bind("rdma_port_space = \"RC\"; " + IN + "}").check().warnings(),
+            "RC: both read the file alike");
+        assertEquals(List.of(), bind("rdma_transport_mode = \"UD\"; " + IN + "}").check().warnings());
+    }
+
+    @Test
     void moreThan8192WorkRequestsIsAWarning()
     {
         final ChannelConfig checked = bind(IN + "max_wrs = 16384; cq_size = 16384 }").check();

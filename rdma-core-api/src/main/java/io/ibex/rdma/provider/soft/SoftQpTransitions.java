@@ -6,11 +6,13 @@ import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.VerbsException;
 
 /**
- * The QP state transition table of the IB specification, as {@code man ibv_modify_qp} lists it: which
+ * The QP state transition table of the IB specification, as {@code man ibv_modify_qp} lists it and the kernel
+ * checks it ({@code ib_modify_qp_is_ok}, which rxe applies): which
  * transitions are legal and which attributes each one requires, per transport type.
  */
 final class SoftQpTransitions
 {
+    private static final int EN_SQD_ASYNC_NOTIFY = 1 << 2;
     private static final int ALT_PATH = 1 << 14;
     private static final int PATH_MIG_STATE = 1 << 18;
     private static final int RESET_TO_INIT_CONNECTED = QpAttrMask.PKEY_INDEX | QpAttrMask.PORT |
@@ -31,6 +33,13 @@ final class SoftQpTransitions
     private static final int RTS_OPTIONAL_UC = QpAttrMask.CUR_STATE | QpAttrMask.ACCESS_FLAGS | ALT_PATH |
         PATH_MIG_STATE;
     private static final int RTS_OPTIONAL_UD = QpAttrMask.CUR_STATE | QpAttrMask.QKEY;
+    private static final int SQD_TO_SQD_RC = QpAttrMask.PORT | QpAttrMask.AV | QpAttrMask.TIMEOUT |
+        QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY | QpAttrMask.MAX_QP_RD_ATOMIC | QpAttrMask.MAX_DEST_RD_ATOMIC |
+        ALT_PATH | QpAttrMask.ACCESS_FLAGS | QpAttrMask.PKEY_INDEX | QpAttrMask.MIN_RNR_TIMER | PATH_MIG_STATE;
+    private static final int SQD_TO_SQD_UC = QpAttrMask.AV | ALT_PATH | QpAttrMask.ACCESS_FLAGS |
+        QpAttrMask.PKEY_INDEX | PATH_MIG_STATE;
+    private static final int SQD_TO_SQD_UD = QpAttrMask.PKEY_INDEX | QpAttrMask.QKEY;
+    private static final int SQE_TO_RTS_UC = QpAttrMask.CUR_STATE | QpAttrMask.ACCESS_FLAGS;
     private static final String[] MASK_NAMES = {
         "STATE", "CUR_STATE", "EN_SQD_ASYNC_NOTIFY", "ACCESS_FLAGS", "PKEY_INDEX", "PORT", "QKEY", "AV",
         "PATH_MTU", "TIMEOUT", "RETRY_CNT", "RNR_RETRY", "RQ_PSN", "MAX_QP_RD_ATOMIC", "ALT_PATH",
@@ -105,14 +114,29 @@ final class SoftQpTransitions
                 optional = rtsOptional(type);
                 break;
             case RTS:
-            case SQD:
-            case SQE:
                 if (to != QpState.RTS && to != QpState.SQD)
                 {
                     throw illegal(qpName, type, from, to);
                 }
                 required = 0;
-                optional = rtsOptional(type);
+                optional = to == QpState.SQD ? EN_SQD_ASYNC_NOTIFY : rtsOptional(type);
+                break;
+            case SQD:
+                if (to != QpState.RTS && to != QpState.SQD)
+                {
+                    throw illegal(qpName, type, from, to);
+                }
+                required = 0;
+                optional = to == QpState.RTS ? rtsOptional(type) :
+                    type == QpType.RC ? SQD_TO_SQD_RC : type == QpType.UC ? SQD_TO_SQD_UC : SQD_TO_SQD_UD;
+                break;
+            case SQE:
+                if (to != QpState.RTS || type == QpType.RC)
+                {
+                    throw illegal(qpName, type, from, to); // RC has no SQE: a send error moves it to ERR
+                }
+                required = 0;
+                optional = type == QpType.UC ? SQE_TO_RTS_UC : RTS_OPTIONAL_UD;
                 break;
             default:
                 throw illegal(qpName, type, from, to);

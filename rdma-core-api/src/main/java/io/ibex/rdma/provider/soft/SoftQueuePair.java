@@ -359,7 +359,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         try
         {
             final QpState current = state;
-            watch(current == QpState.RTR || current == QpState.RTS ? link : null);
+            watch(isConnected(current) ? link : null);
             if (watchedLink != null)
             {
                 watchedLink.watch(progress);
@@ -398,8 +398,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
 
     private int driveLocked(final long now)
     {
-        final QpState current = state;
-        if (current != QpState.RTR && current != QpState.RTS)
+        if (!isConnected(state))
         {
             return 0;
         }
@@ -477,7 +476,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         try
         {
             final QpState current = state;
-            if ((current != QpState.RTR && current != QpState.RTS) || type != QpType.UD ||
+            if (!isConnected(current) || type != QpType.UD ||
                 datagram.getInt(UD_QKEY_OFFSET) != qkey)
             {
                 return; // UD drops silently: wrong state or Q_Key mismatch
@@ -791,7 +790,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         if (shared != null)
         {
             final QpState current = state;
-            shared.gate(current == QpState.RTR || current == QpState.RTS ?
+            shared.gate(isConnected(current) ?
                 ((long)pd.handle() << 32) | (responder.accessFlags() & 0xffffffffL) : 0);
         }
     }
@@ -805,13 +804,22 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     }
 
     /**
+     * @param state a QP state.
+     * @return whether a QP in it takes incoming requests and answers: RTR, RTS and SQD (which only stops new sends).
+     */
+    static boolean isConnected(final QpState state)
+    {
+        return state == QpState.RTR || state == QpState.RTS || state == QpState.SQD;
+    }
+
+    /**
      * An HCA executes frames as they arrive; soft only when a thread drives the QP. A QP sent to ERR (say on a
      * disconnect its application learned of without polling) first takes what already arrived, so an ACK its peer
      * sent before disconnecting completes the sends it acknowledges rather than have them flushed.
      */
     private void takeWhatArrived(final QpState from)
     {
-        if ((from == QpState.RTR || from == QpState.RTS) && link != null)
+        if (isConnected(from) && link != null)
         {
             try
             {

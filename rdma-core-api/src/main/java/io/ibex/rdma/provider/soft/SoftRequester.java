@@ -175,6 +175,7 @@ final class SoftRequester
         if (attr.has(QpAttrMask.RNR_RETRY))
         {
             rnrRetry = attr.rnrRetry();
+            rnrRetriesLeft = rnrRetry;
         }
         if (attr.has(QpAttrMask.MAX_QP_RD_ATOMIC))
         {

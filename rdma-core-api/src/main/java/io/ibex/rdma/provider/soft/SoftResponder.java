@@ -206,7 +206,7 @@ final class SoftResponder
     {
         int work = 0;
         boolean socketMayHaveMore = true;
-        for (SoftLink link = qp.link; link != null && (qp.state == QpState.RTR || qp.state == QpState.RTS);
+        for (SoftLink link = qp.link; link != null && SoftQueuePair.isConnected(qp.state);
             link = qp.link)
         {
             if (readActive && !pumpReadResponse(link))
