@@ -18,7 +18,7 @@ channel_pair()
     check "channel $mode: the config differs from the example only in address, provider and mode" \
         test "$(diff "$CHANNEL_EXAMPLE" "$config" | grep -c '^>')" = "$([ "$mode" = RC ] && echo 5 || echo 7)"
     pair "channel $mode: target and source on $SOFTROCE_DEV" cm $PORT \
-        "$IBEX channel $config target --count $count --timeout-ms 60000" \
+        "$IBEX channel $config target --count $count --timeout-ms $TARGET_WAIT_MS" \
         "$IBEX channel $config source --count $count --timeout-ms 60000 $3"
     check "channel $mode: the target read $count samples, complete, in order, intact" \
         grep -Eq "^target: read $count samples on $ip:$PORT over $mode in [0-9.]+ s from the first: complete, in order, intact$" \

@@ -10,6 +10,10 @@
 #       runs COMMAND, prints PASS/FAIL with the description, counts a failure.
 #   finish
 #       prints the summary and exits with the number of failures.
+#   TARGET_WAIT_MS
+#       the --timeout-ms for an `ibex channel` target: just under $INTEROP_TIMEOUT. A target's wait for its source
+#       starts before the source's JVM does, which under emulation on a busy host took over 60 s; a target that gave
+#       up first stopped listening, and its source then met REJECTED (status 8) until it gave up too.
 #   channel_config MODE
 #       writes $CHANNEL_EXAMPLE (`ibex channel`'s example config) for rxe0 in transport mode MODE (provider disni,
 #       the guest's address in place of 127.0.0.1, nothing else changed) and prints the file's name.
@@ -20,6 +24,7 @@
 : "${IBEX:?IBEX (the ibex command line) is unset}"
 
 INTEROP_TIMEOUT=${INTEROP_TIMEOUT:-120}
+TARGET_WAIT_MS=$(( (INTEROP_TIMEOUT - 10) * 1000 ))
 interop_failures=0
 interop_work=$(mktemp -d /tmp/interop.XXXXXX)
 SERVER_LOG=$interop_work/server.log

@@ -19,11 +19,12 @@ config=$(channel_config RC)
 sed -i -e "s/^\( *\)provider = \"disni\"$/&\n\1idle_strategy = \"${IBEX_SOAK_IDLE:-backoff}\"/" \
     -e "s/^\( *\)in = {$/&\n\1    max_wrs = ${IBEX_SOAK_DEPTH:-1024}\n\1    cq_size = ${IBEX_SOAK_DEPTH:-1024}/" "$config"
 ibex="${IBEX/#java /java -Xms128m -Xmx128m -XX:+AlwaysPreTouch -XX:NativeMemoryTracking=summary }"
-options="--count $COUNT --memory-bound 5 --timeout-ms 60000"
+options="--count $COUNT --memory-bound 5"
 
 start=$SECONDS
 pair "soak: $COUNT samples over RC on $SOFTROCE_DEV" cm $PORT \
-    "$ibex channel $config target $options" "$ibex channel $config source $options"
+    "$ibex channel $config target $options --timeout-ms $TARGET_WAIT_MS" \
+    "$ibex channel $config source $options --timeout-ms 60000"
 echo "soak: $COUNT samples in $((SECONDS - start)) s with the JVMs' start"
 check "soak: the target read $COUNT samples, complete, in order, intact" \
     grep -Eq "^target: read $COUNT samples on $ip:$PORT over RC in [0-9.]+ s from the first: complete, in order, intact$" \

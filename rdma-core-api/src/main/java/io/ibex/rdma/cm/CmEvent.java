@@ -17,6 +17,12 @@ package io.ibex.rdma.cm;
 public record CmEvent(CmEventType type, CmId id, CmId listenId, int status, byte[] privateData, int remoteQpNum,
     UdParams ud)
 {
+    /** IB CM reject reason: nothing listens on the request's service ID (its port) on that device. */
+    public static final int REJ_INVALID_SERVICE_ID = 8;
+    /** IB CM reject reason: the peer still holds an earlier connection of the requesting queue pair. */
+    public static final int REJ_STALE_CONN = 10;
+    /** IB CM reject reason of {@code rdma_reject}: the peer's application refused. */
+    public static final int REJ_CONSUMER_DEFINED = 28;
     private static final byte[] NONE = new byte[0];
 
     /**
@@ -31,6 +37,29 @@ public record CmEvent(CmEventType type, CmId id, CmId listenId, int status, byte
     public byte[] privateData()
     {
         return privateData.clone();
+    }
+
+    /**
+     * Says in words why a connect ended with this event, as {@code rdma_reject_msg} does for a rejection.
+     *
+     * @return e.g. {@code "nothing listens on that port"} for REJECTED with reason 8; null for an event or status
+     *     without words.
+     */
+    public String failureText()
+    {
+        return switch (type)
+        {
+            case REJECTED -> switch (status)
+            {
+                case REJ_INVALID_SERVICE_ID -> "nothing listens on that port";
+                case REJ_STALE_CONN -> "the peer still holds an earlier connection of this queue pair";
+                case REJ_CONSUMER_DEFINED -> "the peer rejected the connection";
+                default -> null;
+            };
+            case UNREACHABLE -> "the peer did not answer, or nothing listens on that port";
+            case ADDR_ERROR, ROUTE_ERROR -> "no RDMA device reaches that address";
+            default -> null;
+        };
     }
 
     @Override

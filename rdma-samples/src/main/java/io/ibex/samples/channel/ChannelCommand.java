@@ -123,7 +123,9 @@ public final class ChannelCommand implements Callable<Integer>
         final ChannelConfig config = channel.config();
         if (!awaitPeer(channel))
         {
-            return "no target connected at " + text(config.outAddress()) + " within " + timeoutMillis + " ms";
+            final String last = channel.lastConnectFailure();
+            return "no target connected at " + text(config.outAddress()) + " within " + timeoutMillis + " ms" +
+                (last != null ? " (last try: " + last + ")" : "");
         }
         final SignalList signals = config.signals();
         final EpochNanoClock clock = channel.clock();
@@ -208,6 +210,11 @@ public final class ChannelCommand implements Callable<Integer>
         {
             if (channel.read(batch, timeoutMillis, TimeUnit.MILLISECONDS) == 0)
             {
+                if (check.received() == 0 && channel.state() != ChannelState.CONNECTED)
+                {
+                    return "no source connected to " + text(config.inAddress()) + " within " + timeoutMillis +
+                        " ms (--timeout-ms), so it stopped listening";
+                }
                 return "no sample arrived for " + timeoutMillis + " ms (it is " + channel.state() + "); " +
                     check.problem(count);
             }

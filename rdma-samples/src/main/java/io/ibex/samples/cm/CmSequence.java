@@ -24,10 +24,6 @@ public final class CmSequence
     /** How long address and route resolution may take, as the librdmacm examples ask for. */
     public static final int RESOLVE_TIMEOUT_MILLIS = 2000;
 
-    /** IB CM reject reason when nothing listens on the service id (the port). */
-    private static final int REJ_INVALID_SERVICE_ID = 8;
-    /** IB CM reject reason of rdma_reject. */
-    private static final int REJ_CONSUMER_DEFINED = 28;
 
     private final EventChannel channel;
     private final long timeoutMillis;
@@ -212,24 +208,8 @@ public final class CmSequence
      */
     public static String describe(final CmEvent event)
     {
-        final StringBuilder text = new StringBuilder().append(event.type()).append(" (status ").append(event.status());
-        if (event.type() == CmEventType.REJECTED && event.status() == REJ_INVALID_SERVICE_ID)
-        {
-            text.append(": nothing listens on that port");
-        }
-        else if (event.type() == CmEventType.REJECTED && event.status() == REJ_CONSUMER_DEFINED)
-        {
-            text.append(": the server rejected the connection");
-        }
-        else if (event.type() == CmEventType.UNREACHABLE)
-        {
-            text.append(": the peer did not answer, or nothing listens on that port");
-        }
-        else if (event.type() == CmEventType.ADDR_ERROR || event.type() == CmEventType.ROUTE_ERROR)
-        {
-            text.append(": no RDMA device reaches that address");
-        }
-        return text.append(')').toString();
+        final String why = event.failureText();
+        return event.type() + " (status " + event.status() + (why != null ? ": " + why : "") + ")";
     }
 
     /**

@@ -28,13 +28,13 @@ import java.util.Map;
  * of what is wrong. The nodes are built but not started; {@link #close()} frees them if the config is not run.
  * <p>
  * Top-level keys: {@code nodes}, {@code paths}, {@code stats} (how many status lines a second; 0 for none) and
- * {@code idle_stop} (whether the run ends by itself once its inputs ended). VILLAS's other top-level keys are
- * refused by name; any other key is an error naming the nearest known one.
+ * {@code idle_stop} (whether the run ends by itself once its inputs ended); {@code hugepages} is read and has no
+ * effect, so that one file serves VILLASnode and ibex. VILLAS's other top-level keys are refused by name; any
+ * other key is an error naming the nearest known one.
  */
 public final class RunConfig implements AutoCloseable
 {
-    private static final List<String> VILLAS_TOP_LEVEL = List.of("http", "logging", "hugepages", "affinity",
-        "priority", "uuid");
+    private static final List<String> VILLAS_TOP_LEVEL = List.of("http", "logging", "affinity", "priority", "uuid");
     private static final List<String> VILLAS_PATH = List.of("mode", "queuelen", "rate", "mask", "poll", "builtin",
         "original_sequence_no", "uuid", "affinity");
 
@@ -81,6 +81,11 @@ public final class RunConfig implements AutoCloseable
         refuseVillasKeys(top, VILLAS_TOP_LEVEL, "top-level key");
         final Double stats = top.number("stats");
         final Boolean idleStop = top.bool("idle_stop");
+        final Integer hugepages = top.int32("hugepages"); // VILLAS reserves that many; ibex's pools need none
+        if (hugepages != null && hugepages < 0)
+        {
+            throw top.error("hugepages", "hugepages = " + hugepages + " must be 0 or more");
+        }
         final GroupBinder nodesGroup = top.group("nodes");
         final Map<String, ConfigGroup> nodeSettings = new LinkedHashMap<>();
         for (final String name : nodesGroup.group().names())

@@ -152,6 +152,23 @@ class ChannelCommandTest
         source.assertSucceeded();
     }
 
+    /**
+     * What made every ibex-to-ibex connection in the loaded Soft-RoCE guest end REJECTED (status 8): the source's JVM
+     * took longer to start than the target's --timeout-ms, so the target had stopped listening. Both must say so.
+     */
+    @Test
+    void aTargetThatGaveUpBeforeItsSourceStartedSaysSoAndTheSourceHearsNothingListens() throws IOException
+    {
+        final Path config = example("channel-loopback.conf", "RC");
+        IbexRun.run("channel", config.toString(), "target", "--timeout-ms", "300")
+            .assertFailed("channel", "target: no source connected to 127.0.0.1:" + targetPort + " within 300 ms " +
+                "(--timeout-ms), so it stopped listening; 0 dropped, 0 invalid");
+        IbexRun.run("channel", config.toString(), "source", "--timeout-ms", "500")
+            .assertFailed("channel", "source: no target connected at 127.0.0.1:" + targetPort + " within 500 ms " +
+                "(last try: connecting to /127.0.0.1:" + targetPort + " failed: REJECTED (status 8: nothing listens " +
+                "on that port)); 0 dropped, 0 invalid");
+    }
+
     @Test
     void aSourceWithoutTargetGivesUpAfterTheTimeout() throws IOException
     {

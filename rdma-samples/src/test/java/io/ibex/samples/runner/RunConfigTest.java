@@ -64,8 +64,9 @@ class RunConfigTest
     void topLevelKeysAreCheckedByName() throws IOException
     {
         assertError("unknown key 'path' (did you mean 'paths'?)", "run.conf:1:1", "path = ()\n");
-        assertError("'hugepages' is a VILLASnode top-level key that ibex node does not support: remove it",
-            "run.conf:2:13", "nodes = {}\nhugepages = 100\n");
+        assertError("'http' is a VILLASnode top-level key that ibex node does not support: remove it",
+            "run.conf:2:8", "nodes = {}\nhttp = { enabled = false }\n");
+        assertError("hugepages = -1 must be 0 or more", "run.conf:2:13", "nodes = {}\nhugepages = -1\n");
         assertError("node 'gen' must be a group { type = ... }, not a string", "run.conf:1:17",
             "nodes = { gen = \"counter\" }\n");
     }

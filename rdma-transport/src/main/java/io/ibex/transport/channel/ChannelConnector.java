@@ -47,7 +47,7 @@ final class ChannelConnector implements Runnable
     private static final long EVENT_WAIT_MILLIS = 20;
     /** How long a torn-down connection's sends may take to complete in ERR (rxe flushes asynchronously). */
     private static final long FLUSH_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    private static final byte[] BUSY = "ibex: this target is connected to another source".getBytes(
+    private static final byte[] BUSY = (ConnectFailure.IBEX_TEXT + "this target is connected to another source").getBytes(
         StandardCharsets.US_ASCII);
 
     /** What the channel hears from its connector. */
@@ -76,6 +76,7 @@ final class ChannelConnector implements Runnable
     /** The device's asynchronous events about this channel's CQs and QPs ({@link AsyncEvents}). */
     private final Queue<AsyncEvent> asyncEvents = new ConcurrentLinkedQueue<>();
     private volatile boolean running = true;
+    private volatile String lastConnectFailure;
     private CmId connecting;
     private volatile CmId listening;
     private Connection requested;
@@ -130,6 +131,12 @@ final class ChannelConnector implements Runnable
     {
         final CmId id = listening;
         return id != null && !id.isClosed() && running;
+    }
+
+    /** @return why the last connect failed, or null (any thread). */
+    String lastConnectFailure()
+    {
+        return lastConnectFailure;
     }
 
     /** Asks the thread to end; it disconnects and frees every connection first. */
@@ -438,7 +445,7 @@ final class ChannelConnector implements Runnable
             tearDown(requested);
         }
         closeConnecting();
-        connectFailed(event.type() + (event.status() != 0 ? " (status " + event.status() + ")" : ""));
+        connectFailed(ConnectFailure.describe(event));
     }
 
     private void closeConnecting()
@@ -454,6 +461,7 @@ final class ChannelConnector implements Runnable
     private void connectFailed(final String reason)
     {
         final String what = "connecting to " + config.outAddress() + " failed: " + reason;
+        lastConnectFailure = what;
         if (!everConnected && config.outUseFallback() && listening == null)
         {
             LOG.warn("{}: {}: falling back to listening on {} as a target (out.use_fallback)", config.name(), what,

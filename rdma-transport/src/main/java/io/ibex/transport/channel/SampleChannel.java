@@ -356,6 +356,16 @@ public final class SampleChannel implements AutoCloseable
         return current != null && current.connector.isListening();
     }
 
+    /**
+     * @return why the source's last attempt to connect failed (e.g. {@code connecting to /10.0.0.2:1337 failed:
+     *     REJECTED (status 8: nothing listens on that port)}), or null if none failed since it started.
+     */
+    public String lastConnectFailure()
+    {
+        final Running current = running;
+        return current != null ? current.connector.lastConnectFailure() : null;
+    }
+
     /** @return why the channel cannot go on, or null. */
     public String failure()
     {

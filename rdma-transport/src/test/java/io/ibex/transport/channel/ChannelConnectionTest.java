@@ -81,6 +81,20 @@ class ChannelConnectionTest
     }
 
     @Test
+    void aSecondSourceHearsWhyTheTargetRefusedIt() throws Exception
+    {
+        try (ChannelPair pair = new ChannelPair(target(TransportMode.RC), source(TransportMode.RC, c -> { }));
+            SampleChannel second = SampleChannel.open(TestChannels.source("second", TransportMode.RC,
+                TestChannels.freePort(), targetPort, c -> c.outUseFallback(false).reconnect(false))))
+        {
+            awaitFailure(second);
+            assertTrue(second.failure().endsWith("failed: REJECTED (status 28: this target is connected to another " +
+                "source)"), second.failure());
+            assertEquals(ChannelState.CONNECTED, pair.source.state(), "the first source keeps its target");
+        }
+    }
+
+    @Test
     void sendsThatWentOutBeforeADisconnectAreNotCountedDropped() throws Exception
     {
         try (ChannelPair pair = new ChannelPair(target(TransportMode.RC), source(TransportMode.RC, c -> { })))
