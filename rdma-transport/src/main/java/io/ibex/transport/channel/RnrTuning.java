@@ -29,9 +29,12 @@ final class RnrTuning
      */
     static final int MIN_RNR_TIMER = 1;
     private static final Logger LOG = LoggerFactory.getLogger(RnrTuning.class);
-    /** How long SQD may take to drain (the send queue is empty here; rxe still drains asynchronously). */
-    private static final long DRAIN_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    private static final long DRAIN_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    /**
+     * How long SQD may take to drain: the send queue is empty here, but rxe drains in a task of its own, which took
+     * over 200 ms under emulation on a busy host.
+     */
+    private static final long DRAIN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private static final long DRAIN_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final String channelName;
     private boolean loggedGrant;
