@@ -26,7 +26,7 @@ public final class ConfigReaders
 
     /**
      * The most values (settings and list or array elements) a config and its includes may hold: VILLAS configs
-     * have hundreds, and each value costs about a hundred bytes of heap, so the tree stays within ~10 MB.
+     * have hundreds, and a value costs 50 to 250 bytes of heap, so the tree stays under 25 MB.
      */
     public static final int MAX_VALUES = 100_000;
 
