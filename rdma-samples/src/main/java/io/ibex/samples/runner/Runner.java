@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -27,7 +28,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * a thread per path. The run ends when every path whose input ended wrote everything and all paths were idle for the linger
  * time (unless {@code idle_stop = false}), after the duration, on {@link #requestStop}, or when a node fails.
  * Then it stops the paths, the nodes and the hooks, and prints a summary: what each node and path did and where
- * files went. A node's failure is thrown after the summary, with the node's message.
+ * files went. A node's failure is thrown after the summary, with the node's message; so is a node's
+ * {@link Node#shortfall() shortfall} (a generator that made no sample), after a warning in the summary.
  */
 public final class Runner
 {
@@ -68,7 +70,7 @@ public final class Runner
     /**
      * Runs the config until it ends, then prints the summary.
      *
-     * @throws RunException     if the config has no enabled path.
+     * @throws RunException     if the config has no enabled path, or a node did not do at all what it was asked.
      * @throws RuntimeException the first failure of a node, a hook or a path (a {@link
      *                          io.ibex.samples.runner.node.NodeException} names the node), after stopping
      *                          everything.
@@ -152,6 +154,32 @@ public final class Runner
         {
             throw failed;
         }
+        final String shortfalls = shortfalls(used);
+        if (shortfalls != null)
+        {
+            throw new RunException(shortfalls);
+        }
+    }
+
+    /**
+     * @return what nodes were asked for and did not do at all, after a warning in the summary for each; null if
+     *         nothing is lacking.
+     */
+    private String shortfalls(final List<RunNode> used)
+    {
+        final StringJoiner lacking = new StringJoiner("; ");
+        for (final RunNode node : used)
+        {
+            final String shortfall = node.node().shortfall();
+            if (shortfall != null)
+            {
+                final String text = node.node().type() + " node '" + node.name() + "' " + shortfall;
+                out.println("  warning: " + text);
+                lacking.add(text);
+            }
+        }
+        out.flush();
+        return lacking.length() == 0 ? null : lacking.toString();
     }
 
     /**

@@ -82,6 +82,22 @@ class RunnerTest
     }
 
     @Test
+    void aRunWhoseInputWasAskedForSamplesAndMadeNoneFailsAfterAWarningInTheSummary() throws IOException
+    {
+        try (RunConfig config = config("""
+            nodes = { gen = { type = "counter", count = 5, stall = true }, sink = { type = "collector" } }
+            paths = ( { in = "gen", out = "sink" } )
+            """))
+        {
+            final RunException failure = assertThrows(RunException.class,
+                () -> run(config, options(Duration.ofMillis(200))));
+            assertEquals("counter node 'gen' made none of the 5 samples it was asked for", failure.getMessage());
+        }
+        assertTrue(out.toString().contains("\n  warning: counter node 'gen' made none of the 5 samples it was asked " +
+            "for"), out.toString());
+    }
+
+    @Test
     void withoutIdleStopTheRunLastsItsDuration() throws IOException
     {
         try (RunConfig config = config("""

@@ -23,7 +23,8 @@ import java.util.Map;
 
 /**
  * Node types for the runner's tests, standing in for the signal and file nodes: {@code counter} produces
- * {@code count} samples (sequence 0, 1, ...; value i of sample n is n * 10 + i) and then ends; {@code collector}
+ * {@code count} samples (sequence 0, 1, ...; value i of sample n is n * 10 + i) and then ends, or none at all with
+ * {@code stall = true} (its {@link Node#shortfall() shortfall} then says so); {@code collector}
  * keeps what it is written, at most {@code take} samples per write (back-pressure), and fails at its
  * {@code fail_at}-th sample if given.
  */
@@ -62,12 +63,15 @@ final class TestNodes
         private final long count;
         private final SignalList signals;
         private final NodeContext context;
+        private final boolean stall;
         private long next;
 
-        private Counter(final String name, final long count, final int values, final NodeContext context)
+        private Counter(final String name, final long count, final int values, final NodeContext context,
+            final boolean stall)
         {
             this.name = name;
             this.count = count;
+            this.stall = stall;
             this.signals = SignalList.ofCount(values);
             this.context = context;
         }
@@ -78,9 +82,11 @@ final class TestNodes
             binder.string("type");
             final Long count = binder.integer("count");
             final Integer values = binder.int32("values");
+            final Boolean stall = binder.bool("stall");
             final GroupBinder in = binder.group("in");
             final ConfiguredNode node = new ConfiguredNode(new Counter(name, count == null ? 10 : count,
-                values == null ? 3 : values, context), in.value("hooks"), binder.group("out").value("hooks"));
+                values == null ? 3 : values, context, Boolean.TRUE.equals(stall)), in.value("hooks"),
+                binder.group("out").value("hooks"));
             binder.finish();
             return node;
         }
@@ -123,6 +129,11 @@ final class TestNodes
         @Override
         public int read(final SampleBlock block)
         {
+            if (stall)
+            {
+                block.size(0);
+                return 0;
+            }
             if (next == count)
             {
                 return END;
@@ -152,6 +163,12 @@ final class TestNodes
         @Override
         public void stop()
         {
+        }
+
+        @Override
+        public String shortfall()
+        {
+            return next == 0 && count > 0 ? "made none of the " + count + " samples it was asked for" : null;
         }
 
         @Override

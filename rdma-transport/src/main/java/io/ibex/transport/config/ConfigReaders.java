@@ -18,6 +18,28 @@ public final class ConfigReaders
     /** What either reader says at a value that goes one level too deep. */
     static final String TOO_DEEP = "groups, lists and arrays nest more than " + MAX_DEPTH + " deep here";
 
+    /**
+     * The most bytes a config file and all its includes may hold together: VILLAS configs are kilobytes, and
+     * a bound on the text bounds the memory reading takes (the text, and the values it can hold).
+     */
+    public static final int MAX_BYTES = 4 << 20;
+
+    /**
+     * The most values (settings and list or array elements) a config and its includes may hold: VILLAS configs
+     * have hundreds, and a value costs 50 to 250 bytes of heap, so the tree stays under 25 MB.
+     */
+    public static final int MAX_VALUES = 100_000;
+
+    /** What either reader says at the first value too many. */
+    static final String TOO_MANY_VALUES = "more than " + MAX_VALUES +
+        " values (settings and list elements) in the config and its includes";
+
+    /**
+     * The deepest chain of {@code @include}s (the file read is depth 0): libconfig's own MAX_INCLUDE_DEPTH,
+     * which VILLASnode reads with, so that every config VILLASnode takes is taken here too.
+     */
+    public static final int MAX_INCLUDE_DEPTH = 10;
+
     private ConfigReaders()
     {
     }
@@ -59,6 +81,16 @@ public final class ConfigReaders
             key.append(step);
         }
         return key.length() == 0 ? problem : key + ": " + problem;
+    }
+
+    /**
+     * @param bytes the size of a file that is too large.
+     * @return what either reader says of a file that alone holds more than {@link #MAX_BYTES}.
+     */
+    static String tooLarge(final long bytes)
+    {
+        return "the file is " + bytes + " bytes, more than the " + MAX_BYTES + " bytes (" + (MAX_BYTES >> 20) +
+            " MiB) a config and its includes may hold";
     }
 
     /**

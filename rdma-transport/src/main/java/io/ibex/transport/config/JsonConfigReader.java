@@ -10,8 +10,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,7 +19,8 @@ import java.util.List;
 /**
  * Reads a VILLASnode JSON config into the same tree as {@link LibconfigReader}, with the line and column of every
  * value (Jackson's streaming parser gives each token's location). The top level must be an object; a key given
- * twice in one object is an error, as in libconfig.
+ * twice in one object is an error, as in libconfig. A file holds at most {@link ConfigReaders#MAX_BYTES} bytes of
+ * UTF-8 and {@link ConfigReaders#MAX_VALUES} values.
  */
 public final class JsonConfigReader
 {
@@ -29,6 +28,7 @@ public final class JsonConfigReader
 
     private final String source;
     private int depth;
+    private int valuesLeft = ConfigReaders.MAX_VALUES;
 
     private JsonConfigReader(final String source)
     {
@@ -42,14 +42,16 @@ public final class JsonConfigReader
      */
     public static ConfigGroup read(final Path file)
     {
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8))
+        final ConfigText text;
+        try
         {
-            return new JsonConfigReader(file.toString()).readRoot(reader);
+            text = ConfigText.read(file, ConfigReaders.MAX_BYTES);
         }
-        catch (final IOException ex)
+        catch (final ConfigText.TooLarge ex)
         {
-            throw new ConfigException(ConfigLocation.of(file.toString()), "cannot read the file: " + ex, ex);
+            throw new ConfigException(ConfigLocation.of(file.toString()), ConfigReaders.tooLarge(ex.bytes()));
         }
+        return parse(text.text(), file.toString());
     }
 
     /**
@@ -112,6 +114,10 @@ public final class JsonConfigReader
     private ConfigValue readValue(final JsonParser parser) throws IOException
     {
         final ConfigLocation location = location(parser);
+        if (valuesLeft-- == 0)
+        {
+            throw new ConfigException(location, naming(parser, true, ConfigReaders.TOO_MANY_VALUES));
+        }
         final JsonToken token = parser.currentToken();
         if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY)
         {

@@ -118,6 +118,10 @@ final class LibconfigParser
     private ConfigValue parseValue()
     {
         final ConfigLocation location = cursor.location();
+        if (!reader.takeValue())
+        {
+            throw error(location, ConfigReaders.TOO_MANY_VALUES);
+        }
         final char first = cursor.peek();
         if (first != '{' && first != '(' && first != '[')
         {

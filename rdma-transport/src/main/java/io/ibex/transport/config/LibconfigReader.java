@@ -1,8 +1,5 @@
 package io.ibex.transport.config;
 
-import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -16,11 +13,15 @@ import java.util.StringJoiner;
  * (scalars of one type), lists {@code ( )}, strings with escapes (adjacent literals are joined), integers
  * (decimal or {@code 0x} hex, optional {@code L}/{@code LL}), floats, booleans (any case), comments
  * ({@code #}, {@code //}, {@code /* *}{@code /}) and {@code @include "file"}, relative to the including file.
- * Every error names the file, line and column and what was expected there.
+ * Every error names the file, line and column and what was expected there. A file and its includes hold at most
+ * {@link ConfigReaders#MAX_BYTES} bytes and {@link ConfigReaders#MAX_VALUES} values, and includes nest at most
+ * {@link ConfigReaders#MAX_INCLUDE_DEPTH} deep.
  */
 public final class LibconfigReader
 {
     private final Deque<Path> including = new ArrayDeque<>();
+    private long bytesLeft = ConfigReaders.MAX_BYTES;
+    private int valuesLeft = ConfigReaders.MAX_VALUES;
 
     private LibconfigReader()
     {
@@ -34,7 +35,7 @@ public final class LibconfigReader
     public static ConfigGroup read(final Path file)
     {
         final ConfigGroup.Builder root = ConfigGroup.builder(new ConfigLocation(file.toString(), 1, 1));
-        new LibconfigReader().parseFileInto(file, root);
+        new LibconfigReader().parseFileInto(file, root, null, null);
         return root.build();
     }
 
@@ -68,7 +69,12 @@ public final class LibconfigReader
         {
             throw new ConfigException(directive, "@include \"" + name + "\": not a file name (" + ex.getReason() + ")");
         }
-        if (!Files.isRegularFile(file))
+        final String notAFile = ConfigText.notARegularFile(file);
+        if (notAFile != null)
+        {
+            throw new ConfigException(directive, "@include \"" + name + "\": " + file + " " + notAFile);
+        }
+        if (!Files.exists(file))
         {
             throw new ConfigException(directive, "@include \"" + name + "\": no such file " + file);
         }
@@ -76,26 +82,47 @@ public final class LibconfigReader
         {
             throw new ConfigException(directive, "@include \"" + name + "\" makes a cycle: " + cycle(file));
         }
-        parseFileInto(file, group);
+        if (including.size() > ConfigReaders.MAX_INCLUDE_DEPTH)
+        {
+            throw new ConfigException(directive, "@include \"" + name + "\" nests includes " + including.size() +
+                " deep, more than the " + ConfigReaders.MAX_INCLUDE_DEPTH + " libconfig allows (top file " +
+                including.peekLast() + ")");
+        }
+        parseFileInto(file, group, name, directive);
     }
 
-    private void parseFileInto(final Path file, final ConfigGroup.Builder group)
+    /**
+     * Counts a value against {@link ConfigReaders#MAX_VALUES}, for the config and all its includes.
+     *
+     * @return false if it is one too many.
+     */
+    boolean takeValue()
     {
-        final String text;
+        return valuesLeft-- > 0;
+    }
+
+    /**
+     * @param name      the name the {@code @include} gave, or null for the file read.
+     * @param directive where that {@code @include} stands, or null.
+     */
+    private void parseFileInto(final Path file, final ConfigGroup.Builder group, final String name,
+        final ConfigLocation directive)
+    {
+        final ConfigText text;
         try
         {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            text = ConfigText.read(file, bytesLeft);
         }
-        catch (final CharacterCodingException ex)
+        catch (final ConfigText.TooLarge ex)
         {
-            throw new ConfigException(ConfigLocation.of(file.toString()), "not UTF-8 text", ex);
+            throw directive == null ? new ConfigException(ConfigLocation.of(file.toString()),
+                ConfigReaders.tooLarge(ex.bytes())) : new ConfigException(directive, "@include \"" + name + "\": " +
+                file + " (" + ex.bytes() + " bytes) brings the config and its includes to more than the " +
+                ConfigReaders.MAX_BYTES + " bytes (" + (ConfigReaders.MAX_BYTES >> 20) + " MiB) they may hold");
         }
-        catch (final IOException ex)
-        {
-            throw new ConfigException(ConfigLocation.of(file.toString()), "cannot read the file: " + ex, ex);
-        }
+        bytesLeft -= text.bytes();
         including.push(file.toAbsolutePath().normalize());
-        new LibconfigParser(new LibconfigCursor(text, file.toString()), this).parseFile(group);
+        new LibconfigParser(new LibconfigCursor(text.text(), file.toString()), this).parseFile(group);
         including.pop();
     }
 

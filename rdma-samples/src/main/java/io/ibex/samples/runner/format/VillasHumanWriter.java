@@ -17,6 +17,10 @@ import java.nio.charset.StandardCharsets;
  * line per sample, through a buffer of its own that goes to the channel when full or flushed. Each value is
  * formatted by its signal's type straight into the buffer: nothing is allocated per sample.
  * <p>
+ * It counts what reached the channel as whole lines: {@link #samplesWritten()} are the samples whose newline was
+ * written, {@link #tornBytes()} the bytes of a line begun after them. Once the channel fails the writer writes
+ * nothing more, so that a retry cannot add part of a sample formatted before the failure.
+ * <p>
  * Not thread safe. Values beyond the signal list are not written, as VILLAS.
  */
 public final class VillasHumanWriter
@@ -37,7 +41,11 @@ public final class VillasHumanWriter
     private final FixedDecimal decimal = new FixedDecimal(VillasHuman.PRECISION);
     private int used;
     private boolean headerWritten;
+    /** Newlines of the header that have not reached the channel: the newlines after them end samples. */
+    private int headerLinesPending;
     private long samplesWritten;
+    private long tornBytes;
+    private boolean failed;
 
     /**
      * @param channel    where the text goes; the writer does not close it.
@@ -63,10 +71,22 @@ public final class VillasHumanWriter
         return signals;
     }
 
-    /** @return the samples written (into the buffer, at least). */
+    /** @return the samples whose whole line reached the channel. */
     public long samplesWritten()
     {
         return samplesWritten;
+    }
+
+    /** @return the bytes that reached the channel after the last whole line: a torn line, if not 0. */
+    public long tornBytes()
+    {
+        return tornBytes;
+    }
+
+    /** @return whether the channel failed a write: the writer writes nothing more. */
+    public boolean failed()
+    {
+        return failed;
     }
 
     /**
@@ -74,9 +94,11 @@ public final class VillasHumanWriter
      *
      * @param sample the sample: ts.origin if it has one, its sequence if it has one, then its values.
      * @throws IOException if the channel fails while the buffer goes out.
+     * @throws IllegalStateException if the channel failed before.
      */
     public void write(final Sample sample) throws IOException
     {
+        checkNotFailed();
         if (!headerWritten)
         {
             writeHeader();
@@ -108,23 +130,66 @@ public final class VillasHumanWriter
         }
         ensure(1);
         putByte(VillasHuman.DELIMITER);
-        samplesWritten++;
     }
 
     /**
-     * Writes what the buffer holds to the channel.
+     * Writes what the buffer holds to the channel, counting the lines that reach it.
      *
-     * @throws IOException if the channel fails.
+     * @throws IOException if the channel fails; the writer then writes nothing more.
+     * @throws IllegalStateException if the channel failed before.
      */
     public void flush() throws IOException
     {
+        checkNotFailed();
         bytes.limit(used).position(0);
-        while (bytes.hasRemaining())
+        try
         {
-            channel.write(bytes);
+            while (bytes.hasRemaining())
+            {
+                final int from = bytes.position();
+                channel.write(bytes);
+                countLines(from, bytes.position());
+            }
+        }
+        catch (final IOException ex)
+        {
+            failed = true;
+            throw ex;
         }
         bytes.clear();
         used = 0;
+    }
+
+    /** Counts the lines ended and the bytes begun in what just reached the channel. */
+    private void countLines(final int from, final int to)
+    {
+        for (int i = from; i < to; i++)
+        {
+            if (buffer.getByte(i) != VillasHuman.DELIMITER)
+            {
+                tornBytes++;
+            }
+            else
+            {
+                tornBytes = 0;
+                if (headerLinesPending > 0)
+                {
+                    headerLinesPending--;
+                }
+                else
+                {
+                    samplesWritten++;
+                }
+            }
+        }
+    }
+
+    private void checkNotFailed()
+    {
+        if (failed)
+        {
+            throw new IllegalStateException("the channel failed a write: nothing more is written");
+        }
     }
 
     private void writeHeader() throws IOException
@@ -142,6 +207,10 @@ public final class VillasHumanWriter
             }
         }
         final byte[] text = header.append(VillasHuman.DELIMITER).toString().getBytes(StandardCharsets.UTF_8);
+        for (final byte b : text)
+        {
+            headerLinesPending += b == VillasHuman.DELIMITER ? 1 : 0;
+        }
         for (int from = 0; from < text.length; )
         {
             ensure(1);

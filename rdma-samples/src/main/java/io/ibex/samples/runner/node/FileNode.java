@@ -9,6 +9,7 @@ import io.ibex.transport.sample.SignalList;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Locale;
 
 /**
  * VILLASnode's {@code file} node: writes the samples of a path to a file in villas.human and replays a file's
@@ -32,7 +34,10 @@ import java.nio.file.StandardOpenOption;
  *   else as the path's output signals if the node is written too, else as 64 floats (VILLAS's default).</li>
  * </ul>
  * A file that cannot be written or read is a {@link NodeException} naming the node, the expanded path, the reason
- * and where the {@code uri} was written.
+ * and where the {@code uri} was written. Only samples whose whole line reached the file count as written; when a
+ * write fails (a full disk) the error and the summary say how many the file holds and whether its last line is
+ * torn, and nothing more is written, not even at stop. The file is not cut back to its last whole line: it is
+ * appended to, as VILLAS's {@code "a+"}, so bytes after ours may not be ours to cut.
  */
 public final class FileNode implements Node
 {
@@ -40,6 +45,9 @@ public final class FileNode implements Node
     public static final String TYPE = "file";
     /** Builds file nodes from their settings. */
     public static final NodeFactory FACTORY = FileNode::create;
+    /** Opens an output as VILLAS's {@code "a+"}: created if missing, appended to. */
+    private static final Opener APPEND = (path) -> FileChannel.open(path, StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE, StandardOpenOption.APPEND);
 
     /** How long {@code in.eof = "wait"} lets pass before it looks for appended lines again, as VILLAS. */
     private static final long WAIT_RETRY_NANOS = 100_000_000L;
@@ -48,9 +56,10 @@ public final class FileNode implements Node
     private final String name;
     private final FileNodeSettings settings;
     private final NodeContext context;
+    private final Opener opener;
     private SignalList outputSignals;
     private Path path;
-    private FileChannel out;
+    private WritableByteChannel out;
     private VillasHumanWriter writer;
     private VillasHumanReader reader;
     private ReplayPacer pacer;
@@ -64,11 +73,25 @@ public final class FileNode implements Node
     private boolean started;
     private boolean stopped;
 
-    private FileNode(final String name, final FileNodeSettings settings, final NodeContext context)
+    private FileNode(final String name, final FileNodeSettings settings, final NodeContext context,
+        final Opener opener)
     {
         this.name = name;
         this.settings = settings;
         this.context = context;
+        this.opener = opener;
+    }
+
+    /** Opens the file a node writes; tests pass one whose disk fills up. */
+    @FunctionalInterface
+    interface Opener
+    {
+        /**
+         * @param path the file, its parent directories made.
+         * @return a channel that appends to it.
+         * @throws IOException if it cannot be opened.
+         */
+        WritableByteChannel open(Path path) throws IOException;
     }
 
     /**
@@ -84,8 +107,14 @@ public final class FileNode implements Node
      */
     public static ConfiguredNode create(final String name, final ConfigGroup settings, final NodeContext context)
     {
+        return create(name, settings, context, APPEND);
+    }
+
+    static ConfiguredNode create(final String name, final ConfigGroup settings, final NodeContext context,
+        final Opener opener)
+    {
         final FileNodeSettings bound = FileNodeSettings.bind(name, settings);
-        return new ConfiguredNode(new FileNode(name, bound, context), bound.inHooks(), bound.outHooks());
+        return new ConfiguredNode(new FileNode(name, bound, context, opener), bound.inHooks(), bound.outHooks());
     }
 
     @Override
@@ -166,8 +195,7 @@ public final class FileNode implements Node
                 {
                     Files.createDirectories(parent);
                 }
-                out = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND);
+                out = opener.open(path);
             }
             catch (final IOException ex)
             {
@@ -225,8 +253,11 @@ public final class FileNode implements Node
         }
         catch (final ArithmeticException ex)
         {
-            throw new NodeException(name, path + ":" + reader.sampleLine() + ": ts.origin " + next.originSeconds() +
-                "." + next.originNanos() + " is too far from 1970 to replay by timestamps", ex);
+            // the message says it all: ArithmeticException's "long overflow" would add nothing
+            final String mode = settings.epochMode().name().toLowerCase(Locale.ROOT);
+            throw new NodeException(name, String.format(Locale.ROOT, "%s:%d:1: ts.origin %d.%09d is out of range: " +
+                "replay by timestamps (in.epoch_mode \"%s\") takes times within 292 years of 1970", path,
+                reader.sampleLine(), next.originSeconds(), next.originNanos(), mode), null);
         }
     }
 
@@ -264,7 +295,7 @@ public final class FileNode implements Node
         }
         catch (final IOException ex)
         {
-            throw failure("cannot write", ex);
+            throw writeFailure(ex);
         }
     }
 
@@ -281,16 +312,16 @@ public final class FileNode implements Node
             return;
         }
         stopped = true;
-        try (FileChannel output = out)
+        try (WritableByteChannel output = out)
         {
-            if (output != null)
+            if (output != null && !writer.failed())
             {
                 writer.flush();
             }
         }
         catch (final IOException ex)
         {
-            throw failure("cannot write", ex);
+            throw writer.failed() ? writeFailure(ex) : failure("cannot write", ex);
         }
         finally
         {
@@ -304,11 +335,13 @@ public final class FileNode implements Node
     {
         final String file = path != null ? path.toString() : settings.uri();
         final String wrote = writer == null ? null : "wrote " + writer.samplesWritten() + " samples to";
+        final String refused = writer == null || !writer.failed() ? "" : ", then the disk refused the rest" +
+            (writer.tornBytes() > 0 ? "; its last line is torn (" + writer.tornBytes() + " bytes)" : "");
         if (reader == null)
         {
-            return (wrote != null ? wrote : "nothing written or read:") + " " + file;
+            return (wrote != null ? wrote : "nothing written or read:") + " " + file + refused;
         }
-        return (wrote != null ? wrote + " and " : "") + "read " + samplesRead + " samples from " + file +
+        return (wrote != null ? wrote + " and " : "") + "read " + samplesRead + " samples from " + file + refused +
             (rewinds > 0 ? ", rewound " + rewinds + (rewinds == 1 ? " time" : " times") : "") +
             (pacer.missedSteps() > 0 ? ", " + pacer.missedSteps() + " steps missed" : "");
     }
@@ -386,6 +419,16 @@ public final class FileNode implements Node
         {
             // the descriptor is released either way
         }
+    }
+
+    /** @return a failed write, saying what the file holds: whole samples, and a torn line if one was begun. */
+    private NodeException writeFailure(final IOException ex)
+    {
+        final long torn = writer.tornBytes();
+        return new NodeException(name, "cannot write " + path + " (uri at " + settings.uriLocation() + "): " +
+            reason(ex) + "; the file holds the header and " + writer.samplesWritten() + " complete samples, " +
+            (torn > 0 ? "then a torn line of " + torn + " bytes (sample " + (writer.samplesWritten() + 1) +
+            ", not counted)" : "and no torn line"), ex);
     }
 
     private NodeException failure(final String what, final IOException ex)

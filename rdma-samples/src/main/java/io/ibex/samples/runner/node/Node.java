@@ -83,6 +83,15 @@ public interface Node extends AutoCloseable
     /** Stops producing and taking samples; flushes what it wrote. May be called more than once. */
     void stop();
 
+    /**
+     * @return for after the run: what the config asked of the node that it did not do at all (a generator that made
+     *         no sample), which fails the run after the summary; null when nothing is lacking.
+     */
+    default String shortfall()
+    {
+        return null;
+    }
+
     /** @return one line for the runner's summary at the end: what went through and where it went. */
     String summary();
 

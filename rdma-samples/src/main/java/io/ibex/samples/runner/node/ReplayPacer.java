@@ -57,17 +57,21 @@ final class ReplayPacer
         restart();
     }
 
-    /** The file was rewound: the offset is taken again from now, as VILLAS does. */
+    /**
+     * The file was rewound: the offset is taken again from now, as VILLAS does.
+     *
+     * @throws ArithmeticException if the first timestamp is too far from now for nanoseconds in 64 bits.
+     */
     void restart()
     {
         final long now = epochAtStart + (pacingClock.nanoTime() - pacingAtStart);
         final long epoch = settings.epochNanos();
         offset = switch (settings.epochMode())
         {
-            case DIRECT -> now - firstOrigin + epoch;
+            case DIRECT -> Math.addExact(Math.subtractExact(now, firstOrigin), epoch);
             case WAIT -> now + epoch;
             case RELATIVE -> epoch;
-            case ABSOLUTE -> epoch - firstOrigin;
+            case ABSOLUTE -> Math.subtractExact(epoch, firstOrigin);
             case ORIGINAL -> 0;
         };
     }
@@ -87,6 +91,7 @@ final class ReplayPacer
     /**
      * @param sample the next sample of the file; when it is due, its ts.origin becomes the time it goes.
      * @return whether it may go now.
+     * @throws ArithmeticException if its time, moved by the offset, does not fit nanoseconds in 64 bits.
      */
     boolean due(final Sample sample)
     {
@@ -110,7 +115,7 @@ final class ReplayPacer
             firstOrigin = originNanos(sample);
             restart();
         }
-        final long origin = originNanos(sample) + offset;
+        final long origin = Math.addExact(originNanos(sample), offset);
         if (now - pacingTime(origin) < 0)
         {
             return false;

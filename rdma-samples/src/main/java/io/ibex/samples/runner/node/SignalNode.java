@@ -17,8 +17,9 @@ import java.util.SplittableRandom;
  * VILLASnode's {@code signal} node-type: a signal generator that makes one sample a step, each value a waveform
  * (random, sine, square, triangle, ramp, counter, constant, pulse) of the time since the start.
  * <p>
- * Paced ({@code realtime = true}, the default), step {@code k} is due {@code k / rate} seconds after the start on
- * the pacing clock; {@link #read} returns 0 until the next step is due, and a late read produces one sample for
+ * The run starts at the first read, not at {@link #start()}: step 0 is made by the first read however long the path
+ * took to come, and is never missed. Paced ({@code realtime = true}, the default), step {@code k} is due
+ * {@code k / rate} seconds after that on the pacing clock; {@link #read} returns 0 until the next step is due, and a late read produces one sample for
  * the latest due step, counting the steps in between as missed (sequence and counter jump over them), as VILLAS
  * does. Unpaced, every read produces the next step at once, stamped {@code k / rate} after the start. The sample
  * of step {@code k} has sequence {@code k}, ts.origin from the epoch clock and the values at {@code t = ts.origin
@@ -44,6 +45,7 @@ public final class SignalNode implements Node
     private final NanoClock pacingClock;
 
     private boolean started;
+    private boolean running;
     private boolean ended;
     private long startEpochNanos;
     private long nextStep;
@@ -111,18 +113,17 @@ public final class SignalNode implements Node
         return false;
     }
 
-    /** Starts at step 0, due at once; random walks start again at their offsets. */
+    /** Readies step 0, which the first read makes at once; random walks start again at their offsets. */
     @Override
     public void start()
     {
-        startEpochNanos = clock.nanoTime();
-        pacer.start(pacingClock.nanoTime());
         generator.restart();
         nextStep = 0;
         produced = 0;
         firstSampleNanos = 0;
         lastSampleNanos = 0;
         started = true;
+        running = false;
         ended = false;
     }
 
@@ -146,6 +147,12 @@ public final class SignalNode implements Node
             throw new IllegalStateException("signal node '" + config.name() + "' read before it was started");
         }
         final long nowNanos = pacingClock.nanoTime();
+        if (!running)
+        {
+            startEpochNanos = clock.nanoTime();
+            pacer.start(nowNanos);
+            running = true;
+        }
         final long step = config.realtime() ? pacer.poll(nowNanos, endStep) : nextStep;
         if (step < 0)
         {
@@ -177,7 +184,11 @@ public final class SignalNode implements Node
     @Override
     public long nanosUntilDue()
     {
-        return started && !ended && config.realtime() ? pacer.nanosUntilDue(pacingClock.nanoTime()) : Long.MAX_VALUE;
+        if (!started || ended || !config.realtime())
+        {
+            return Long.MAX_VALUE;
+        }
+        return running ? pacer.nanosUntilDue(pacingClock.nanoTime()) : 0;
     }
 
     /**
@@ -206,6 +217,22 @@ public final class SignalNode implements Node
     public long missedSteps()
     {
         return config.monitorMissed() ? pacer.missedSteps() : 0;
+    }
+
+    /**
+     * @return what the run lacked if the node made no sample at all, which a user who ran a generator did not ask
+     *         for; null once it made one.
+     */
+    @Override
+    public String shortfall()
+    {
+        if (produced > 0)
+        {
+            return null;
+        }
+        final String why = ": the run ended before its path read it";
+        return config.limit() > 0 ? "made none of the " + config.limit() + " samples its limit asks for" + why :
+            "made no samples" + why;
     }
 
     /**

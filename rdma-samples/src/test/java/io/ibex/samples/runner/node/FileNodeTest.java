@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -80,6 +81,45 @@ class FileNodeTest
         final NodeException error = assertThrows(NodeException.class, node::start);
         assertEquals("node 'results': cannot write " + dir.resolve("logs/x.log") + " (uri at n.conf:1:19): " +
             dir.resolve("logs") + ": exists and is not a directory", error.getMessage());
+    }
+
+    @Test
+    void onAFullDiskOnlySamplesWhoseLineReachedTheFileCountAndTheTornLastLineIsNamed() throws IOException
+    {
+        final byte[] whole = writeSamples("whole.log", "flush = true", Long.MAX_VALUE, 16, 8);
+        final int complete = 11;
+        final int lineEnd = nthLineEnd(whole, complete + 1); // the header, then 11 samples
+        final int torn = 24;
+        final FileNode node = writeNode("full.log", "flush = true", lineEnd + torn);
+        fill(8);
+        assertEquals(8, node.write(block, 0, 8));
+        final NodeException error = assertThrows(NodeException.class, () -> node.write(block, 0, 8));
+        final Path file = dir.resolve("full.log");
+
+        assertEquals("node 'results': cannot write " + file + " (uri at n.conf:1:19): No space left on device; the " +
+            "file holds the header and " + complete + " complete samples, then a torn line of " + torn +
+            " bytes (sample " + (complete + 1) + ", not counted)", error.getMessage());
+        node.stop();
+        assertEquals("wrote " + complete + " samples to " + file + ", then the disk refused the rest; its last " +
+            "line is torn (" + torn + " bytes)", node.summary());
+        assertArrayEquals(java.util.Arrays.copyOf(whole, lineEnd + torn), Files.readAllBytes(file),
+            "nothing more is written after the failure, not even at stop");
+    }
+
+    @Test
+    void onAFullDiskAtStopTheSummaryCountsWhatReachedTheFile() throws IOException
+    {
+        final byte[] whole = writeSamples("whole.log", "", Long.MAX_VALUE, 8, 8);
+        final int lineEnd = nthLineEnd(whole, 1 + 5);
+        final FileNode node = writeNode("full.log", "", lineEnd);
+        fill(8);
+        assertEquals(8, node.write(block, 0, 8));
+        final NodeException error = assertThrows(NodeException.class, node::stop);
+
+        assertTrue(error.getMessage().endsWith("No space left on device; the file holds the header and 5 complete " +
+            "samples, and no torn line"), error.getMessage());
+        assertEquals("wrote 5 samples to " + dir.resolve("full.log") + ", then the disk refused the rest",
+            node.summary());
     }
 
     @Test
@@ -223,6 +263,29 @@ class FileNodeTest
     }
 
     @Test
+    void aTimestampTooFarFrom1970ToReplayIsAnErrorAtItsLineAndColumnSayingItIsOutOfRange() throws IOException
+    {
+        Files.writeString(dir.resolve("far.log"), HEADER + "99999999999.0(0)\t1\t2\t3\n");
+        final FileNode far = node("uri = \"far.log\"");
+        far.start();
+        final NodeException error = assertThrows(NodeException.class, () -> far.read(block));
+        assertEquals("node 'results': " + dir.resolve("far.log") + ":2:1: ts.origin 99999999999.000000000 is out " +
+            "of range: replay by timestamps (in.epoch_mode \"direct\") takes times within 292 years of 1970",
+            error.getMessage());
+        assertEquals(null, error.getCause(), "the message says it all; 'long overflow' says nothing more");
+        far.close();
+
+        Files.writeString(dir.resolve("later.log"), HEADER + "0.0(0)\t1\t2\t3\n9000000000.500000000(1)\t1\t2\t3\n");
+        final FileNode later = node("uri = \"later.log\"");
+        later.start();
+        assertEquals("node 'results': " + dir.resolve("later.log") + ":3:1: ts.origin 9000000000.500000000 is out " +
+            "of range: replay by timestamps (in.epoch_mode \"direct\") takes times within 292 years of 1970",
+            assertThrows(NodeException.class, () -> later.read(block)).getMessage(),
+            "in range itself, but not once moved to now (the read that takes line 2 goes on to line 3)");
+        later.close();
+    }
+
+    @Test
     void readsWhatItWroteWithThePathsSignals() throws IOException
     {
         final FileNode writer = node("uri = \"loop.log\"");
@@ -261,6 +324,43 @@ class FileNodeTest
         assertEquals("results", configured.node().name());
         assertEquals(SignalList.DEFAULT, configured.node().signals());
         assertTrue(configured.node().readable() && configured.node().writable());
+    }
+
+    /** @return the file's bytes after a node wrote {@code writes} samples in blocks of {@code per} and stopped. */
+    private byte[] writeSamples(final String name, final String out, final long room, final int writes,
+        final int per) throws IOException
+    {
+        final FileNode node = writeNode(name, out, room);
+        fill(per);
+        for (int i = 0; i < writes; i += per)
+        {
+            node.write(block, 0, per);
+        }
+        node.stop();
+        return Files.readAllBytes(dir.resolve(name));
+    }
+
+    private FileNode writeNode(final String name, final String out, final long room)
+    {
+        final FileNode node = (FileNode)FileNode.create("results", group("uri = \"" + name + "\"; out = { " + out +
+            " }"), context(), FullDisk.withRoomFor(room)).node();
+        node.outputSignals(SignalList.ofCount(3));
+        node.start();
+        return node;
+    }
+
+    /** @return the offset just after the {@code n}-th newline. */
+    private static int nthLineEnd(final byte[] text, final int n)
+    {
+        int seen = 0;
+        for (int i = 0; i < text.length; i++)
+        {
+            if (text[i] == '\n' && ++seen == n)
+            {
+                return i + 1;
+            }
+        }
+        throw new AssertionError("fewer than " + n + " lines");
     }
 
     /** Samples i = 0..count-1: sequence i, ts.origin START + i ns, values i / 2, i / 2 + 0.5, i / 2 + 1. */

@@ -95,16 +95,17 @@ class SignalNodeTest
     }
 
     @Test
-    void valuesAreTakenAtTheEpochTimeSinceTheStartWhenPaced()
+    void valuesAreTakenAtTheEpochTimeSinceTheFirstReadWhenPaced()
     {
         final SignalNode node = started("signal = \"sine\"; amplitude = 2.0; offset = 1.0; rate = 10;");
-        epoch.advance(3 * MILLIS); // how long the first read took to come: its value is at t = 3 ms
+        epoch.advance(3 * MILLIS); // how long the first read took to come: the run starts there, at t = 0
+        pacing.advance(3 * MILLIS);
         assertEquals(1, node.read(block));
-        assertEquals(1 + 2 * Math.sin(2 * Math.PI * 0.003), block.get(0).floatValue(0), 1e-12);
+        assertEquals(1, block.get(0).floatValue(0), 1e-12);
         assertEquals(EPOCH + 3 * MILLIS, origin(block.get(0)));
 
         pacing.advance(250 * MILLIS);
-        epoch.advance(247 * MILLIS);
+        epoch.advance(250 * MILLIS);
         assertEquals(1, node.read(block));
         assertEquals(2, block.get(0).sequence(), "step 2 of a 10 Hz node at 250 ms");
         assertEquals(3, block.get(0).floatValue(0), 1e-12, "t = 250 ms: a quarter of a 1 Hz sine");
@@ -137,6 +138,44 @@ class SignalNodeTest
         assertEquals(EPOCH + 666_666_666, origin(block.get(0)));
         assertEquals(1, node.read(block));
         assertEquals(EPOCH + 1_000_000_000, origin(block.get(0)));
+    }
+
+    @Test
+    void stepZeroIsMadeAtTheFirstReadHoweverLongAfterTheStartAndIsNeverMissed()
+    {
+        final SignalNode fast = started("signal = \"counter\"; rate = 1000.0; limit = 5;");
+        pacing.advance(50 * MILLIS); // the path's thread took 50 ms to come: ten times the whole run
+        for (int step = 0; step < 5; step++)
+        {
+            assertEquals(1, fast.read(block), "step " + step);
+            assertEquals(step, block.get(0).sequence());
+            pacing.advance(MILLIS);
+        }
+        assertEquals(Node.END, fast.read(block));
+        assertEquals(0, fast.missedSteps());
+        assertEquals(null, fast.shortfall());
+
+        final SignalNode slow = started("signal = \"counter\"; rate = 100; limit = 10;");
+        pacing.advance(15 * MILLIS);
+        assertEquals(1, slow.read(block));
+        assertEquals(0, block.get(0).sequence(), "step 0, not step 1");
+        assertEquals(0.0, block.get(0).floatValue(0));
+        assertEquals(0, slow.missedSteps());
+    }
+
+    @Test
+    void aRunThatAskedForSamplesAndGotNoneSaysSo()
+    {
+        final SignalNode node = started("signal = \"counter\"; rate = 1000.0; limit = 5;");
+        node.stop();
+        assertEquals("made none of the 5 samples its limit asks for: the run ended before its path read it",
+            node.shortfall());
+        final SignalNode endless = started("signal = \"counter\"; rate = 1000.0;");
+        endless.stop();
+        assertEquals("made no samples: the run ended before its path read it", endless.shortfall());
+        final SignalNode read = started("signal = \"counter\"; rate = 1000.0;");
+        assertEquals(1, read.read(block));
+        assertEquals(null, read.shortfall());
     }
 
     @Test
