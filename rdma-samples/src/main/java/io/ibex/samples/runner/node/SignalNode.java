@@ -19,11 +19,12 @@ import java.util.SplittableRandom;
  * <p>
  * The run starts at the first read, not at {@link #start()}: step 0 is made by the first read however long the path
  * took to come, and is never missed. Paced ({@code realtime = true}, the default), step {@code k} is due
- * {@code k / rate} seconds after that on the pacing clock; {@link #read} returns 0 until the next step is due, and a late read produces one sample for
- * the latest due step, counting the steps in between as missed (sequence and counter jump over them), as VILLAS
- * does. Unpaced, every read produces the next step at once, stamped {@code k / rate} after the start. The sample
- * of step {@code k} has sequence {@code k}, ts.origin from the epoch clock and the values at {@code t = ts.origin
- * - start}. The node ends ({@link Node#END}) when the step counter reaches {@code limit}.
+ * {@code k / rate} seconds after that on the pacing clock; {@link #read} returns 0 until the next step is due,
+ * and a late read produces one sample for the latest due step, counting the steps in between as missed (sequence
+ * and counter jump over them), as VILLAS does. Unpaced, every read produces the next step at once, stamped
+ * {@code k / rate} after the start. The sample of step {@code k} has sequence {@code k}, ts.origin from the epoch
+ * clock and the values at {@code t = ts.origin - start}. The node ends ({@link Node#END}) when the step counter
+ * reaches {@code limit}.
  * <p>
  * One path thread reads; {@link #summary()} is for after the path stopped. Reading allocates nothing.
  */
