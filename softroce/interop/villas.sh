@@ -1,0 +1,197 @@
+#!/bin/bash
+# VILLASnode 1.2.0 (the C implementation of the infiniband node-type ibex follows; patched to run, see
+# ../shared/third-party/README.md) against ibex on rxe0, both ways round, RC and UD. Each pairing runs
+# signal -> infiniband on the source side and infiniband -> file on the target side, the source also writing what
+# it generated to a file, and compares the two files bit for bit with `ibex compare` (sequence, ts.origin, every
+# value as %.17f): RC must deliver every sample generated, UD what it delivers must be exact (`--subset`) and the
+# loss is printed. The generator misses steps under emulation, so the generated file, not the limit, is the truth.
+#
+#   villas-node source -> ibex node target        RC, UD
+#   ibex node source   -> villas-node target      RC, UD
+#   villas-node source -> ibex channel target     RC (--output: the target writes what it read)
+#   ibex channel source -> villas-node target     UD (--output: the source writes what it sent)
+#   villas-node source -> examples/java/VillasPeer.java (the SampleChannel API alone), RC, UD
+#
+# Shapes (values, vectorize, inline): each of the values 1, 3, 8, 64 at least once per direction, vectorize 1 and
+# 8 and inline on and off on each side, without every combination (the whole script stays near 3-4 minutes of guest
+# time; see the table at the end). VILLAS targets get in.max_wrs = in.cq_size = 512 (a larger ring outgrows its
+# pool), every VILLAS config hugepages = 0, and an RC VILLAS target, which ignores SIGINT, is SIGKILLed after a grace
+# period; ibex node targets stop on SIGINT once the source has ended.
+# $IBEX_VILLAS_NODE is the villas-node binary (softroce/villas-node.sh, passed in by softroce/test-real-verbs.sh):
+# without it the script fails. IBEX_VILLAS_ONLY (a regular expression matched against "DIRECTION MODE VALUES", e.g.
+# "ibex-villas RC") runs only the pairings it matches, for a developer. Run by softroce/real-verbs-guest.sh inside the Soft-RoCE guest (see lib.bash).
+set -u
+. "$(dirname "$0")/lib.bash"
+
+if [ ! -x "${IBEX_VILLAS_NODE:-}" ]; then
+    echo "FAIL: villas: IBEX_VILLAS_NODE='${IBEX_VILLAS_NODE:-}' is not an executable villas-node (softroce/villas-node.sh)"
+    exit 1
+fi
+readonly VILLAS=$IBEX_VILLAS_NODE ip=$SOFTROCE_IP
+# The Java program runs with the flags of $IBEX (java ... -jar ibex.jar) and ibex.jar as its class path.
+readonly JAVA=${IBEX% -jar *} IBEX_JAR=${IBEX##* -jar }
+started=$SECONDS
+port=10600
+
+# $1 file, $2 kind (villas-source, villas-target, ibex-source, ibex-target), $3 mode, $4 values, $5 vectorize,
+# $6 inline (true|false), $7 directory of the files. The infiniband node is "ib" in every config.
+config()
+{
+    local file=$1 kind=$2 mode=$3 values=$4 vectorize=$5 inline=$6 dir=$7 top="" ib="" siggen=""
+    if [ "${kind%-*}" = villas ]; then
+        # VILLAS: no huge pages here; stop once the generator reached its limit; its path reads vectorize at once.
+        # A VILLAS path cannot write to an infiniband and a file node ("Mixed memory types between path
+        # destinations"), and a second path from the generator never ends: a print hook writes what it generated.
+        top='hugepages = 0
+idle_stop = true'
+        siggen=", in = { vectorize = $vectorize,
+               hooks = ( { type = \"print\", output = \"$dir/generated.log\", format = \"villas.human\" } ) }"
+    else
+        ib="provider = \"disni\", signals = $values,"
+    fi
+    {
+        echo "$top"
+        echo "nodes = {"
+        echo "    ib = { type = \"infiniband\", rdma_transport_mode = \"$mode\", $ib"
+        if [ "${kind#*-}" = source ]; then
+            echo "        in = { address = \"$ip:$((port + 1))\" }"
+            echo "        out = { address = \"$ip:$port\", vectorize = $vectorize, send_inline = $inline,"
+            echo "                max_inline_data = 128, use_fallback = false } }"
+            echo "    siggen = { type = \"signal\", signal = \"mixed\", values = $values, rate = $RATE, limit = $LIMIT$siggen }"
+            if [ "${kind%-*}" = ibex ]; then
+                echo "    generated = { type = \"file\", uri = \"$dir/generated.log\" }"
+                echo "}"
+                echo 'paths = ( { in = "siggen", out = [ "ib", "generated" ] } )'
+            else
+                echo "}"
+                echo 'paths = ( { in = "siggen", out = "ib" } )'
+            fi
+        else
+            echo "        in = { address = \"$ip:$port\", vectorize = $vectorize, max_wrs = 512, cq_size = 512 } }"
+            echo "    received = { type = \"file\", uri = \"$dir/received.log\", out = { flush = true } }"
+            echo "}"
+            echo 'paths = ( { in = "ib", out = "received" } )'
+        fi
+    } > "$file"
+}
+
+# Stops a target that is still running: SIGINT, then SIGKILL after $2 seconds. Prints how it ended.
+stop()
+{
+    local pid=$1 grace=$2 waited=0
+    kill -0 "$pid" 2>/dev/null || return 0
+    kill -INT "$pid"
+    while kill -0 "$pid" 2>/dev/null && [ $waited -lt $((grace * 10)) ]; do sleep 0.1; waited=$((waited + 1)); done
+    if kill -0 "$pid" 2>/dev/null; then
+        echo "target: still running ${grace} s after SIGINT: SIGKILL"
+        kill -KILL "$pid"
+    else
+        echo "target: stopped by SIGINT"
+    fi
+}
+
+# Elapsed seconds of the pairing, for the log.
+at() { echo "[$((SECONDS - t0)) s] $*"; }
+
+# run NAME MODE "TARGET COMMAND" "SOURCE COMMAND" SELF-ENDING: starts the target, waits until it listens on $port,
+# runs the source, then lets a self-ending target finish (or stops one that does not), and compares the files.
+# RC: the received file equals the generated one; UD: it is an exact subset, the loss printed.
+run()
+{
+    local name=$1 mode=$2 target=$3 source=$4 self_ending=$5 tpid waited=0 source_rc=0 target_rc=0 t0=$SECONDS ended
+    echo "--- $name"
+    echo "target: $target"
+    echo "source: $source"
+    (cd "$dir" && exec $target) > "$SERVER_LOG" 2>&1 &
+    tpid=$!
+    until listening cm $port
+    do
+        if ! kill -0 $tpid 2>/dev/null || [ $waited -ge 600 ]; then echo "target never listened on $port"; break; fi
+        sleep 0.1; waited=$((waited + 1))
+    done
+    at "target listening"
+    (cd "$dir" && timeout -k 5 "$INTEROP_TIMEOUT" bash -c "exec $source") > "$CLIENT_LOG" 2>&1 || source_rc=$?
+    at "source ended"
+    waited=0
+    if [ "$self_ending" = 1 ]; then
+        while kill -0 $tpid 2>/dev/null && [ $waited -lt 300 ]; do sleep 0.1; waited=$((waited + 1)); done
+    else
+        sleep 2    # what is still on the wire arrives
+    fi
+    ended=$(stop $tpid 10)
+    wait $tpid || target_rc=$?
+    at "target ended (rc $target_rc) ${ended#target: }"
+    echo "target output (rc $target_rc):"; sed 's/^/  | /' "$SERVER_LOG" | grep -v ' info \| warn  *kernel:rt\| warn  *config '
+    echo "source output (rc $source_rc):"; sed 's/^/  | /' "$CLIENT_LOG" | grep -v ' info \| warn  *kernel:rt\| warn  *config '
+    check "$name: the source ran to its end (rc $source_rc)" test $source_rc = 0
+    # An RC VILLAS target ignores SIGINT (a known defect) and is SIGKILLed; every other target ends by itself or on
+    # SIGINT, with 0.
+    if [ "$mode/${target%% *}" = "RC/$VILLAS" ]; then
+        check "$name: the VILLAS RC target ended with 0 or was SIGKILLed ($ended, rc $target_rc)" \
+            test "$target_rc" = 0 -o "$target_rc" = 137
+    else
+        check "$name: the target ended with 0 ($ended, rc $target_rc)" test "$target_rc" = 0
+    fi
+    check "$name: no RNR retry error" bash -c "! grep -qi 'RNR_RETRY\|rnr retry' '$SERVER_LOG' '$CLIENT_LOG'"
+    local subset=; [ "$mode" = UD ] && subset=--subset
+    echo "compare: $IBEX compare $subset $dir/generated.log $dir/received.log"
+    check "$name: $([ "$mode" = UD ] && echo "what arrived is exact (UD)" || echo "every generated sample arrived, exact")" \
+        $IBEX compare $subset "$dir/generated.log" "$dir/received.log"
+    at "compared"
+    port=$((port + 2))
+}
+
+# pairing DIRECTION MODE VALUES VECTORIZE INLINE: DIRECTION is villas-ibex (VILLAS source), ibex-villas, or, for the
+# sample channel and the Java program, villas-channel, channel-villas, villas-java.
+pairing()
+{
+    local direction=$1 mode=$2 values=$3 vectorize=$4 inline=$5 source target self_ending=0
+    [[ "$direction $mode $values" =~ ${IBEX_VILLAS_ONLY:-.} ]] || return 0
+    dir=$interop_work/$direction-$mode-$values
+    mkdir -p "$dir"
+    case $direction in
+        villas-ibex)
+            config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
+            config "$dir/target.conf" ibex-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            source="$VILLAS $dir/source.conf"; target="$IBEX node $dir/target.conf --status-interval 0" ;;
+        ibex-villas)
+            config "$dir/source.conf" ibex-source "$mode" "$values" "$vectorize" "$inline" "$dir"
+            config "$dir/target.conf" villas-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            source="$IBEX node $dir/source.conf --status-interval 0 --connect-timeout 60s"
+            target="$VILLAS $dir/target.conf" ;;
+        villas-channel)
+            config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
+            config "$dir/target.conf" ibex-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            source="$VILLAS $dir/source.conf"; self_ending=1
+            target="$IBEX channel $dir/target.conf ib --count 1000000 --timeout-ms 60000 --linger-ms 3000 --output $dir/received.log" ;;
+        channel-villas)
+            config "$dir/source.conf" ibex-source "$mode" "$values" "$vectorize" "$inline" "$dir"
+            config "$dir/target.conf" villas-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            source="$IBEX channel $dir/source.conf ib --count $LIMIT --rate $RATE --timeout-ms 60000 --output $dir/generated.log"
+            target="$VILLAS $dir/target.conf" ;;
+        villas-java)
+            config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
+            config "$dir/target.conf" ibex-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            source="$VILLAS $dir/source.conf"; self_ending=1
+            target="$JAVA -cp $IBEX_JAR $PWD/examples/java/VillasPeer.java $dir/target.conf ib $dir/received.log 3000" ;;
+    esac
+    run "villas $direction $mode, $values values, vectorize $vectorize, inline $inline" "$mode" "$target" "$source" \
+        $self_ending
+}
+
+# RC at 1 kHz, UD paced at 200 Hz so that the receiving side keeps its receives posted under emulation.
+RATE=1000 LIMIT=2000
+pairing villas-ibex RC 1 1 true
+pairing villas-ibex RC 64 8 false
+pairing ibex-villas RC 3 8 true
+pairing ibex-villas RC 8 1 false
+pairing villas-channel RC 3 1 false
+pairing villas-java RC 8 8 true
+RATE=200 LIMIT=400
+pairing villas-ibex UD 8 8 true
+pairing ibex-villas UD 64 1 false
+pairing channel-villas UD 1 1 true
+pairing villas-java UD 3 1 false
+
+echo "--- villas: the whole script took $((SECONDS - started)) s"
+finish
