@@ -18,6 +18,8 @@
 # VILLAS needs: hugepages = 0; in.max_wrs = in.cq_size = 512 on a target (a larger ring outgrows its pool); the
 # generated samples through a print hook (a path cannot write to an infiniband and a file node); an RC target,
 # which ignores SIGINT, SIGKILLed after a grace period. ibex node targets stop on SIGINT once the source ended.
+# A difference found: a VILLAS target with in.vectorize 8 hands up whole vectors only, so the last (count mod 8)
+# samples of a run never reach its file (ibex delivers a partial vector); its RC check expects exactly the rest.
 # $IBEX_VILLAS_NODE is the villas-node binary (softroce/villas-node.sh, passed in by softroce/test-real-verbs.sh):
 # without it the script fails. IBEX_VILLAS_ONLY, a regular expression matched against "DIRECTION MODE VALUES"
 # (e.g. "ibex-villas RC"), runs only the pairings it matches, for a developer.
@@ -139,10 +141,21 @@ run()
         check "$name: the target ended with 0 ($ended, rc $target_rc)" test "$target_rc" = 0
     fi
     check "$name: no RNR retry error" bash -c "! grep -qi 'RNR_RETRY\|rnr retry' '$SERVER_LOG' '$CLIENT_LOG'"
-    local subset=; [ "$mode" = UD ] && subset=--subset
-    echo "compare: $ibex compare $subset $dir/generated.log $dir/received.log"
+    local subset= expected=$dir/generated.log generated held
+    [ "$mode" = UD ] && subset=--subset
+    # A VILLAS target with in.vectorize N > 1 hands up whole vectors of N only: a last, partial one stays behind
+    # (ibex sends it: the same target with in.vectorize 1 gets every sample). Over RC, what it must have received
+    # is then the generated samples but the last (count mod N), exactly.
+    generated=$(grep -c '^[0-9]' "$dir/generated.log")
+    held=$((generated % villas_vector))
+    if [ "$mode" = RC ] && [ $held -gt 0 ]; then
+        expected=$dir/generated-whole-vectors.log
+        head -n -$held "$dir/generated.log" > "$expected"
+        echo "$name: VILLAS target, in.vectorize $villas_vector: $generated samples generated, the last $held (a partial vector) not expected"
+    fi
+    echo "compare: $ibex compare $subset $expected $dir/received.log"
     check "$name: $([ "$mode" = UD ] && echo "what arrived is exact (UD)" || echo "every generated sample arrived, exact")" \
-        $ibex compare $subset "$dir/generated.log" "$dir/received.log"
+        $ibex compare $subset "$expected" "$dir/received.log"
     at "compared"
     port=$((port + 2))
 }
@@ -151,7 +164,7 @@ run()
 # sample channel and the Java program, villas-channel, channel-villas, villas-java.
 pairing()
 {
-    local direction=$1 mode=$2 values=$3 vectorize=$4 inline=$5 source target self_ending=0
+    local direction=$1 mode=$2 values=$3 vectorize=$4 inline=$5 source target self_ending=0 villas_vector=1
     [[ "$direction $mode $values" =~ ${IBEX_VILLAS_ONLY:-.} ]] || return 0
     dir=$interop_work/$direction-$mode-$values
     mkdir -p "$dir"
@@ -164,7 +177,7 @@ pairing()
             config "$dir/source.conf" ibex-source "$mode" "$values" "$vectorize" "$inline" "$dir"
             config "$dir/target.conf" villas-target "$mode" "$values" "$vectorize" "$inline" "$dir"
             source="$ibex node $dir/source.conf --status-interval 0 --connect-timeout 60s"
-            target="$VILLAS $dir/target.conf" ;;
+            target="$VILLAS $dir/target.conf"; villas_vector=$vectorize ;;
         villas-channel)
             config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
             config "$dir/target.conf" ibex-target "$mode" "$values" "$vectorize" "$inline" "$dir"
@@ -174,7 +187,7 @@ pairing()
             config "$dir/source.conf" ibex-source "$mode" "$values" "$vectorize" "$inline" "$dir"
             config "$dir/target.conf" villas-target "$mode" "$values" "$vectorize" "$inline" "$dir"
             source="$ibex channel $dir/source.conf ib --count $LIMIT --rate $RATE --timeout-ms 60000 --output $dir/generated.log"
-            target="$VILLAS $dir/target.conf" ;;
+            target="$VILLAS $dir/target.conf"; villas_vector=$vectorize ;;
         villas-java)
             config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
             config "$dir/target.conf" ibex-target "$mode" "$values" "$vectorize" "$inline" "$dir"
