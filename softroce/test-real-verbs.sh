@@ -4,8 +4,8 @@
 #      (io.ibex.rdma.provider.disni, tagged "verbs") and rdma-transport's tests that touch a device
 #      (io.ibex.transport.channel and .sample; config and stats tests need none), all on the disni provider
 #      over rxe0, with kernel resource hygiene checked after every test (io.ibex.rdma.hygiene.KernelResourceHygiene);
-#   2. every interop pair in softroce/interop/*.sh (ibex against the rdma-core/librdmacm C tools; perf.sh runs
-#      ibex send-lat/send-bw against themselves), with
+#   2. every interop pair in softroce/interop/*.sh (ibex against the rdma-core/librdmacm C tools and, villas.sh,
+#      against VILLASnode; perf.sh runs ibex send-lat/send-bw against themselves), with
 #      `rdma resource show` back at its baseline after each script.
 # usage: softroce/test-real-verbs.sh [-n] [JUNIT-CONSOLE-SELECTORS...]
 #   -n  skip the Maven build (reuse target/ from a previous build)
@@ -13,7 +13,9 @@
 # environment: IBEX_INTEROP (glob of interop scripts, default softroce/interop/*.sh; empty = none); passed into the
 #   guest when set: IBEX_TEST_SAMPLES (MillionSamplesTest, default 100000), IBEX_TEST_CYCLES (OpenCloseCyclesTest,
 #   default 20), IBEX_SOAK_SAMPLES, IBEX_SOAK_IDLE, IBEX_SOAK_DEPTH (interop/soak.sh), INTEROP_TIMEOUT (each interop
-#   command, 120 s; soak.sh 300 s)
+#   command, 120 s; soak.sh 300 s); IBEX_VILLAS_NODE (the villas-node for interop/villas.sh; default: what
+#   softroce/villas-node.sh prints, which unpacks or builds it from shared/third-party beside the checkout; without
+#   that folder villas.sh is left out with a notice, and a villas-node.sh that fails there fails the run)
 # exit code: 0 when everything passed; the guest harness's 124/125 on timeout/setup failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +46,17 @@ fi
     exit 1
 }
 
+# The VILLASnode peer of interop/villas.sh, unpacked (or built) on the host: the guest sees it read-only.
+if [ -z "${IBEX_VILLAS_NODE-}" ]; then
+    if [ -d "${IBEX_THIRD_PARTY:-$(dirname "$PWD")/shared/third-party}" ]; then
+        echo "--- host: villas-node (softroce/villas-node.sh)"
+        IBEX_VILLAS_NODE=$(softroce/villas-node.sh)
+    else
+        echo "test-real-verbs: NOTICE: no shared/third-party beside the checkout: interop/villas.sh is left out" >&2
+    fi
+fi
+export IBEX_VILLAS_NODE=${IBEX_VILLAS_NODE-}
+
 selectors=("$@")
 # The fuzz tests (Jazzer) feed the decoders and config readers bytes, with no provider under them, so they add
 # nothing on disni; and Jazzer's agent fails to install in the guest's JVM ("Failed to run Agent.install").
@@ -51,10 +64,13 @@ selectors=("$@")
     --select-package io.ibex.transport.channel --select-package io.ibex.transport.sample \
     --exclude-classname '.*FuzzTest')
 printf '%q ' "${selectors[@]}" > "$OUT/selectors"
-echo "${IBEX_INTEROP-softroce/interop/*.sh}" > "$OUT/interop"
+interop=${IBEX_INTEROP-softroce/interop/*.sh}
+[ -n "$IBEX_VILLAS_NODE" ] || [ -n "${IBEX_INTEROP+set}" ] || interop=$(ls softroce/interop/*.sh | grep -v '/villas\.sh$')
+echo "$interop" > "$OUT/interop"
 
 passed=()
-for var in IBEX_TEST_SAMPLES IBEX_TEST_CYCLES IBEX_SOAK_SAMPLES IBEX_SOAK_IDLE IBEX_SOAK_DEPTH INTEROP_TIMEOUT
+for var in IBEX_TEST_SAMPLES IBEX_TEST_CYCLES IBEX_SOAK_SAMPLES IBEX_SOAK_IDLE IBEX_SOAK_DEPTH INTEROP_TIMEOUT \
+    IBEX_VILLAS_NODE
 do
     [ -z "${!var-}" ] || passed+=(-e "$var")
 done

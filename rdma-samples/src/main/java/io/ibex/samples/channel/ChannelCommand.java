@@ -1,5 +1,6 @@
 package io.ibex.samples.channel;
 
+import io.ibex.samples.runner.format.VillasHumanWriter;
 import io.ibex.transport.channel.ChannelState;
 import io.ibex.transport.channel.SampleBatch;
 import io.ibex.transport.channel.SampleChannel;
@@ -17,9 +18,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -30,6 +35,10 @@ import java.util.concurrent.locks.LockSupport;
  * values from the {@link SignalPattern}, then waits for the target to close the connection (UD has none: it
  * lingers); a target reads until that many arrived and checks they are complete, in order and intact. Both print
  * the channel's statistics, and fail when a sample was lost, dropped, out of order or changed.
+ * <p>
+ * With {@code --output FILE} each sample written or read also goes to FILE in villas.human, for {@code ibex compare}
+ * against another program's file (a VILLASnode peer's); the target then checks no values (its peer chose them)
+ * and reads until COUNT samples arrived or none arrived for {@code --linger-ms} after the first.
  * <p>
  * docs/transport.md walks through this class: it is the smallest complete user of {@link SampleChannel}.
  */
@@ -66,8 +75,15 @@ public final class ChannelCommand implements Callable<Integer>
 
     @Option(names = "--linger-ms", paramLabel = "MILLIS", defaultValue = "1000",
         description = "UD source: how long to wait after the last write before closing, as UD has no connection " +
-            "to close (default: ${DEFAULT-VALUE}).")
+            "to close; target with --output: how long no sample may arrive after the first before it ends " +
+            "(default: ${DEFAULT-VALUE}).")
     private long lingerMillis;
+
+    @Option(names = { "-o", "--output" }, paramLabel = "FILE",
+        description = "Write every sample written (source) or read (target) to FILE as villas.human. The target " +
+            "then checks no values and ends after COUNT samples or when none arrived for --linger-ms after the " +
+            "first (default: no file).")
+    private Path output;
 
     @Option(names = "--memory-bound", paramLabel = "PERCENT",
         description = "Measure this process's memory (heap after a full GC, direct buffers, native memory " +
@@ -84,6 +100,7 @@ public final class ChannelCommand implements Callable<Integer>
     private CommandSpec spec;
 
     private MemoryFootprint before;
+    private SampleFile file;
 
     /**
      * Runs the node.
@@ -99,7 +116,17 @@ public final class ChannelCommand implements Callable<Integer>
         final SampleChannel channel = SampleChannel.open(config);
         try
         {
-            problem = config.isSource() ? writeSamples(channel) : readSamples(channel);
+            file = output == null ? null : new SampleFile(output, config.signals());
+            problem = config.isSource() ? writeSamples(channel) : output != null ? recordSamples(channel) :
+                readSamples(channel);
+            if (file != null)
+            {
+                file.close();
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write " + output, ex);
         }
         finally
         {
@@ -118,7 +145,7 @@ public final class ChannelCommand implements Callable<Integer>
     }
 
     /** @return null when all samples were written and the target closed the connection, else what went wrong. */
-    private String writeSamples(final SampleChannel channel)
+    private String writeSamples(final SampleChannel channel) throws IOException
     {
         final ChannelConfig config = channel.config();
         if (!awaitPeer(channel))
@@ -148,6 +175,11 @@ public final class ChannelCommand implements Callable<Integer>
                 final Sample sample = batch.get(held + i).sequence(sequence).origin(now / 1_000_000_000L,
                     now % 1_000_000_000L);
                 SignalPattern.fill(sample, signals, sequence++);
+                if (file != null)
+                {
+                    // The flags a receiver gives these fields, so that the file writes them.
+                    file.write(sample.flags(sample.flags() | Sample.HAS_SEQUENCE | Sample.HAS_TS_ORIGIN));
+                }
             }
             measureAfterWarmUp(sequence);
             if (channel.write(batch) > 0)
@@ -233,6 +265,38 @@ public final class ChannelCommand implements Callable<Integer>
             text(config.inAddress()), config.mode(), seconds, problem == null ? "complete, in order, intact" : problem));
         final String memory = memoryGrowth(after);
         return problem == null ? memory : memory == null ? problem : problem + "; " + memory;
+    }
+
+    /** With --output: @return null when at least one sample arrived and all went to the file, else what went wrong. */
+    private String recordSamples(final SampleChannel channel) throws IOException
+    {
+        final ChannelConfig config = channel.config();
+        final SampleBatch batch = new SampleBatch(config.inVectorize());
+        long received = 0;
+        long start = 0;
+        while (received < count)
+        {
+            final long wait = received == 0 ? timeoutMillis : lingerMillis;
+            if (channel.read(batch, wait, TimeUnit.MILLISECONDS) == 0)
+            {
+                if (received == 0)
+                {
+                    return "no sample arrived for " + timeoutMillis + " ms (it is " + channel.state() + ")";
+                }
+                break;
+            }
+            start = received == 0 ? System.nanoTime() : start;
+            for (int i = 0; i < batch.size(); i++)
+            {
+                file.write(batch.get(i));
+            }
+            received += batch.size();
+        }
+        channel.release(batch);
+        summary(String.format("%s: read %d samples on %s over %s in %.3f s from the first, wrote them to %s",
+            config.name(), received, text(config.inAddress()), config.mode(), (System.nanoTime() - start) / 1e9,
+            output));
+        return null;
     }
 
     /** With --memory-bound: the first measurement, once the warm-up's samples went through. */
@@ -334,6 +398,33 @@ public final class ChannelCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--timeout-ms " + timeoutMillis + " must be at least 1 and " +
                 "--linger-ms " + lingerMillis + " at least 0");
+        }
+    }
+
+    /** A villas.human file of the samples written or read. */
+    private static final class SampleFile
+    {
+        private final FileChannel out;
+        private final VillasHumanWriter writer;
+
+        SampleFile(final Path path, final SignalList signals) throws IOException
+        {
+            out = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+            writer = new VillasHumanWriter(out, signals, 1 << 16);
+        }
+
+        void write(final Sample sample) throws IOException
+        {
+            writer.write(sample);
+        }
+
+        void close() throws IOException
+        {
+            try (FileChannel closing = out)
+            {
+                writer.flush();
+            }
         }
     }
 }

@@ -13,6 +13,7 @@ import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -55,6 +56,10 @@ public final class CompareCommand implements Callable<Integer>
     @Option(names = "--ignore-timestamps", description = "Leave ts.origin out of the comparison.")
     private boolean ignoreTimestamps;
 
+    @Option(names = "--subset", description = "Every sample of B must be in A and equal; samples only in A are " +
+        "counted as lost, not as a difference (what a lossy transport, UD, delivered). B must not be empty.")
+    private boolean subset;
+
     @Spec
     private CommandSpec spec;
 
@@ -74,7 +79,7 @@ public final class CompareCommand implements Callable<Integer>
         final SampleFileComparison.Result result;
         try
         {
-            result = SampleFileComparison.compare(fileA, fileB, tolerance);
+            result = SampleFileComparison.compare(fileA, fileB, tolerance, subset);
         }
         catch (final IOException ex)
         {
@@ -85,6 +90,20 @@ public final class CompareCommand implements Callable<Integer>
             return unreadable(ex.getMessage());
         }
         final PrintWriter out = spec.commandLine().getOut();
+        if (subset && result.equal() && result.samplesB() > 0)
+        {
+            out.println(fileB + " is a subset of " + fileA + ": " + result.samplesB() + " of " + result.samplesA() +
+                " samples equal, " + result.onlyInA() + " only in " + fileA + String.format(Locale.ROOT, " (%.2f %% lost)",
+                    100.0 * result.onlyInA() / result.samplesA()));
+            out.flush();
+            return 0;
+        }
+        if (subset && result.equal())
+        {
+            out.println(fileB + " holds no sample (" + fileA + ": " + result.samplesA() + ")");
+            out.flush();
+            return DIFFERENT;
+        }
         if (result.equal())
         {
             out.println(fileA + " and " + fileB + " are equal: " + result.samplesA() + " samples");

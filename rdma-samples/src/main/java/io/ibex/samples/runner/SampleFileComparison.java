@@ -14,13 +14,16 @@ import java.nio.file.Path;
  * ignored) and values, floats within a tolerance and integers exactly. Each file's value types come from its first
  * sample ({@link VillasHumanReader}). When both samples carry a sequence, a sequence one file lacks counts as a
  * sample only in the other and the comparison goes on with the next, so one lost sample is one difference, not
- * all that follow; without sequences samples pair up by position.
+ * all that follow; without sequences samples pair up by position. As a subset comparison, samples only in the first
+ * file are counted but are no difference (what a lossy transport such as UD delivered must be exact, not
+ * complete).
  */
 public final class SampleFileComparison
 {
     private final VillasHumanReader a;
     private final VillasHumanReader b;
     private final Tolerance tolerance;
+    private final boolean subset;
     private final Sample sampleA = sample();
     private final Sample sampleB = sample();
     private long samplesA;
@@ -30,11 +33,13 @@ public final class SampleFileComparison
     private long onlyInB;
     private String firstDifference;
 
-    private SampleFileComparison(final VillasHumanReader a, final VillasHumanReader b, final Tolerance tolerance)
+    private SampleFileComparison(final VillasHumanReader a, final VillasHumanReader b, final Tolerance tolerance,
+        final boolean subset)
     {
         this.a = a;
         this.b = b;
         this.tolerance = tolerance;
+        this.subset = subset;
     }
 
     /**
@@ -98,10 +103,25 @@ public final class SampleFileComparison
      */
     public static Result compare(final Path fileA, final Path fileB, final Tolerance tolerance) throws IOException
     {
+        return compare(fileA, fileB, tolerance, false);
+    }
+
+    /**
+     * @param fileA     the first file.
+     * @param fileB     the second file.
+     * @param tolerance how close values must be.
+     * @param subset    whether samples only in the first file are allowed: counted, but no difference.
+     * @return what the comparison found.
+     * @throws IOException if a file cannot be read.
+     * @throws io.ibex.samples.runner.format.SampleFileException if a file is not villas.human.
+     */
+    public static Result compare(final Path fileA, final Path fileB, final Tolerance tolerance, final boolean subset)
+        throws IOException
+    {
         try (VillasHumanReader a = VillasHumanReader.open(fileA, null);
             VillasHumanReader b = VillasHumanReader.open(fileB, null))
         {
-            return new SampleFileComparison(a, b, tolerance).run();
+            return new SampleFileComparison(a, b, tolerance, subset).run();
         }
     }
 
@@ -115,7 +135,7 @@ public final class SampleFileComparison
             if (order < 0)
             {
                 onlyInA++;
-                if (firstDifference == null)
+                if (firstDifference == null && !subset)
                 {
                     firstDifference = unmatched(a, sampleA, b, haveB ? sampleB : null);
                 }

@@ -2,6 +2,7 @@ package io.ibex.samples.channel;
 
 import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
+import io.ibex.samples.runner.SampleFileComparison;
 import io.ibex.transport.config.ChannelConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -135,6 +136,29 @@ class ChannelCommandTest
         source.assertSucceeded();
         target.assertSucceeded();
         target.line(Pattern.compile("target: read 4000 samples .* complete, in order, intact"));
+    }
+
+    @Test
+    void withOutputBothSidesWriteTheirSamplesAsVillasHumanAndTheFilesCompareEqual() throws IOException
+    {
+        final Path config = example("channel-loopback.conf", "RC");
+        final Path sent = dir.resolve("sent.log");
+        final Path read = dir.resolve("read.log");
+        // The target expects more than come: it ends once none arrived for --linger-ms after the first.
+        final IbexRun target = IbexRun.start("channel", config.toString(), "target", "--count", "1000", "--output",
+            read.toString(), "--linger-ms", "500");
+        final IbexRun source = IbexRun.run("channel", config.toString(), "source", "--count", "300", "--output",
+            sent.toString());
+        source.assertSucceeded();
+        target.assertSucceeded();
+        target.line(Pattern.compile("target: read 300 samples on 127\\.0\\.0\\.1:" + targetPort +
+            " over RC in [0-9.]+ s from the first, wrote them to " + Pattern.quote(read.toString())));
+        final SampleFileComparison.Result result =
+            SampleFileComparison.compare(sent, read, SampleFileComparison.Tolerance.EXACT);
+        assertTrue(result.equal(), result::toString);
+        assertEquals(300, result.samplesA());
+        assertTrue(Files.readAllLines(sent).get(1).matches("\\d+\\.\\d{9}\\(0\\)\\t0\\.0{17}\\t0\\.0627905195293133\\d\\t2"),
+            () -> "the first sample, sequence 0: sin(0), sin(2 pi / 100), 0 + 2: " + sent);
     }
 
     @Test

@@ -73,6 +73,30 @@ class CompareCommandTest
     }
 
     @Test
+    void asASubsetSamplesOnlyInTheFirstFileAreCountedButAnythingElseDiffers() throws IOException
+    {
+        final String lossy = GENERATED.replace(
+            "1700000000.010000000(1)\t0.58778525229247314\t1\t1.00000000000000000+0.50000000000000000i\n", "");
+        Files.writeString(a(), GENERATED);
+        Files.writeString(b(), lossy);
+        final IbexRun run = run("compare", "--subset", a().toString(), b().toString());
+        run.assertSucceeded();
+        assertEquals(b() + " is a subset of " + a() + ": 3 of 4 samples equal, 1 only in " + a() + " (25.00 % lost)",
+            run.out().strip());
+        Files.writeString(b(), lossy.replace("353\t3\t", "353\t4\t"));
+        final IbexRun changed = run("compare", "--subset", a().toString(), b().toString());
+        changed.assertStatus(CompareCommand.DIFFERENT);
+        assertTrue(changed.out().startsWith(a() + ":5 and " + b() + ":4 differ: value 2 (count): 3 vs 4\n"),
+            changed::toString);
+        Files.writeString(b(), lossy + "1700000000.040000000(4)\t0.5\t4\t1+0.5i\n");
+        run("compare", "--subset", a().toString(), b().toString()).assertStatus(CompareCommand.DIFFERENT);
+        Files.writeString(b(), HEADER);
+        final IbexRun empty = run("compare", "--subset", a().toString(), b().toString());
+        empty.assertStatus(CompareCommand.DIFFERENT);
+        assertEquals(b() + " holds no sample (" + a() + ": 4)", empty.out().strip());
+    }
+
+    @Test
     void anExtraSampleAtTheEndIsOnlyInOneFile() throws IOException
     {
         final IbexRun run = compare(GENERATED, GENERATED + "1700000000.040000000(4)\t0.5\t4\t1+0.5i\n");

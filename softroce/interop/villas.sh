@@ -1,0 +1,216 @@
+#!/bin/bash
+# VILLASnode 1.2.0 (the C implementation of the infiniband node-type ibex follows; patched to run, see
+# ../shared/third-party/README.md) against ibex on rxe0, both ways round, RC and UD. Each pairing runs
+# signal -> infiniband on the source side and infiniband -> file on the target side, the source also writing what
+# it generated to a file, and compares the two files bit for bit with `ibex compare` (sequence, ts.origin, every
+# value as %.17f): RC must deliver every sample generated, UD what it delivers must be exact (`--subset`) and the
+# loss is printed. The generator misses steps under emulation, so the generated file, not the limit, is the truth.
+#
+#   villas-node source -> ibex node target        RC 1 value, UD 64 values
+#   ibex node source   -> villas-node target      RC 3 and 8 values, UD 64 values
+#   villas-node source -> ibex channel target     RC 3 values (--output: the target writes what it read)
+#   ibex channel source -> villas-node target     UD 1 value (--output: the source writes what it sent)
+#   villas-node source -> examples/java/VillasPeer.java (the SampleChannel API alone), RC 8 values
+#
+# Shapes (the table at the end): each of the values 1, 3, 8, 64 once per direction, vectorize 1 and 8 and inline
+# on and off on each side, not every combination: a pairing costs 45-90 s of guest time (a JVM takes 20-55 s to
+# start under emulation, `ibex compare` another 9-15 s), the eight about 8-9 minutes.
+# VILLAS needs: hugepages = 0; in.max_wrs = in.cq_size = 512 on a target (a larger ring outgrows its pool); the
+# generated samples through a print hook (a path cannot write to an infiniband and a file node); an RC target,
+# which ignores SIGINT, SIGKILLed after a grace period. ibex node targets stop on SIGINT once the source ended.
+# A difference found: a VILLAS target with in.vectorize 8 hands up whole vectors only, so the last (count mod 8)
+# samples of a run never reach its file (ibex delivers a partial vector); its RC check expects exactly the rest.
+# $IBEX_VILLAS_NODE is the villas-node binary (softroce/villas-node.sh, passed in by softroce/test-real-verbs.sh):
+# without it the script fails. IBEX_VILLAS_ONLY, a regular expression matched against "DIRECTION MODE VALUES"
+# (e.g. "ibex-villas RC"), runs only the pairings it matches, for a developer.
+# Run by softroce/real-verbs-guest.sh inside the Soft-RoCE guest (see lib.bash).
+set -u
+. "$(dirname "$0")/lib.bash"
+
+if [ ! -x "${IBEX_VILLAS_NODE:-}" ]; then
+    echo "FAIL: villas: IBEX_VILLAS_NODE='${IBEX_VILLAS_NODE:-}' is not an executable villas-node (softroce/villas-node.sh)"
+    exit 1
+fi
+readonly VILLAS=$IBEX_VILLAS_NODE ip=$SOFTROCE_IP
+# Every JVM here with the quick compiler only and the serial collector: under emulation that starts `ibex compare`
+# in 9 s instead of 14-16 s (the guest has one emulated core's worth of CPU). The Java program runs with the flags of
+# $IBEX (java ... -jar ibex.jar) and ibex.jar as its class path.
+readonly ibex=${IBEX/#java /java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC }
+readonly JAVA=${ibex% -jar *} IBEX_JAR=${ibex##* -jar }
+started=$SECONDS
+port=10600
+
+# $1 file, $2 kind (villas-source, villas-target, ibex-source, ibex-target), $3 mode, $4 values, $5 vectorize,
+# $6 inline (true|false), $7 directory of the files. The infiniband node is "ib" in every config.
+config()
+{
+    local file=$1 kind=$2 mode=$3 values=$4 vectorize=$5 inline=$6 dir=$7 top="" ib="" siggen=""
+    if [ "${kind%-*}" = villas ]; then
+        # VILLAS: no huge pages here; stop once the generator reached its limit; its path reads vectorize at once.
+        # A VILLAS path cannot write to an infiniband and a file node ("Mixed memory types between path
+        # destinations"), and a second path from the generator never ends: a print hook writes what it generated.
+        top='hugepages = 0
+idle_stop = true'
+        siggen=", in = { vectorize = $vectorize,
+               hooks = ( { type = \"print\", output = \"$dir/generated.log\", format = \"villas.human\" } ) }"
+    else
+        ib="provider = \"disni\", signals = $values,"
+    fi
+    {
+        echo "$top"
+        echo "nodes = {"
+        echo "    ib = { type = \"infiniband\", rdma_transport_mode = \"$mode\", $ib"
+        if [ "${kind#*-}" = source ]; then
+            echo "        in = { address = \"$ip:$((port + 1))\" }"
+            echo "        out = { address = \"$ip:$port\", vectorize = $vectorize, send_inline = $inline,"
+            echo "                max_inline_data = 128, use_fallback = false } }"
+            echo "    siggen = { type = \"signal\", signal = \"mixed\", values = $values, rate = $RATE, limit = $LIMIT$siggen }"
+            if [ "${kind%-*}" = ibex ]; then
+                echo "    generated = { type = \"file\", uri = \"$dir/generated.log\" }"
+                echo "}"
+                echo 'paths = ( { in = "siggen", out = [ "ib", "generated" ] } )'
+            else
+                echo "}"
+                echo 'paths = ( { in = "siggen", out = "ib" } )'
+            fi
+        else
+            echo "        in = { address = \"$ip:$port\", vectorize = $vectorize, max_wrs = 512, cq_size = 512 } }"
+            echo "    received = { type = \"file\", uri = \"$dir/received.log\", out = { flush = true } }"
+            echo "}"
+            echo 'paths = ( { in = "ib", out = "received" } )'
+        fi
+    } > "$file"
+}
+
+# Stops a target that is still running: SIGINT, then SIGKILL after $2 seconds. Prints how it ended.
+stop()
+{
+    local pid=$1 grace=$2 waited=0
+    kill -0 "$pid" 2>/dev/null || { echo "target: ended by itself"; return 0; }
+    kill -INT "$pid"
+    while kill -0 "$pid" 2>/dev/null && [ $waited -lt $((grace * 10)) ]; do sleep 0.1; waited=$((waited + 1)); done
+    if kill -0 "$pid" 2>/dev/null; then
+        echo "target: still running ${grace} s after SIGINT: SIGKILL"
+        kill -KILL "$pid"
+    else
+        echo "target: stopped by SIGINT"
+    fi
+}
+
+# Elapsed seconds of the pairing, for the log.
+at() { echo "[$((SECONDS - t0)) s] $*"; }
+
+# run NAME MODE "TARGET COMMAND" "SOURCE COMMAND" SELF-ENDING: starts the target, waits until it listens on $port,
+# runs the source, then lets a self-ending target finish (or stops one that does not), and compares the files.
+# RC: the received file equals the generated one; UD: it is an exact subset, the loss printed.
+run()
+{
+    local name=$1 mode=$2 target=$3 source=$4 self_ending=$5 tpid waited=0 source_rc=0 target_rc=0 t0=$SECONDS ended
+    echo "--- $name"
+    echo "target: $target"
+    echo "source: $source"
+    (cd "$dir" && exec $target) > "$SERVER_LOG" 2>&1 &
+    tpid=$!
+    until listening cm $port
+    do
+        if ! kill -0 $tpid 2>/dev/null || [ $waited -ge 600 ]; then echo "target never listened on $port"; break; fi
+        sleep 0.1; waited=$((waited + 1))
+    done
+    at "target listening"
+    (cd "$dir" && timeout -k 5 "$INTEROP_TIMEOUT" bash -c "exec $source") > "$CLIENT_LOG" 2>&1 || source_rc=$?
+    at "source ended"
+    waited=0
+    if [ "$self_ending" = 1 ]; then
+        while kill -0 $tpid 2>/dev/null && [ $waited -lt 300 ]; do sleep 0.1; waited=$((waited + 1)); done
+    else
+        sleep 2    # what is still on the wire arrives
+    fi
+    # An RC VILLAS target ignores SIGINT: 3 s are enough for it; a JVM may take 10 s to stop.
+    ended=$(stop $tpid $([ "${target%% *}" = "$VILLAS" ] && echo 3 || echo 10))
+    wait $tpid || target_rc=$?
+    at "target ended (rc $target_rc) ${ended#target: }"
+    echo "target output (rc $target_rc):"; sed 's/^/  | /' "$SERVER_LOG" | grep -v ' info \| warn  *kernel:rt\| warn  *config '
+    echo "source output (rc $source_rc):"; sed 's/^/  | /' "$CLIENT_LOG" | grep -v ' info \| warn  *kernel:rt\| warn  *config '
+    check "$name: the source ran to its end (rc $source_rc)" test $source_rc = 0
+    # An RC VILLAS target ignores SIGINT (a known defect) and is SIGKILLed; every other target ends by itself or on
+    # SIGINT, with 0.
+    if [ "$mode/${target%% *}" = "RC/$VILLAS" ]; then
+        check "$name: the VILLAS RC target ended with 0 or was SIGKILLed ($ended, rc $target_rc)" \
+            test "$target_rc" = 0 -o "$target_rc" = 137
+    else
+        check "$name: the target ended with 0 ($ended, rc $target_rc)" test "$target_rc" = 0
+    fi
+    check "$name: no RNR retry error" bash -c "! grep -qi 'RNR_RETRY\|rnr retry' '$SERVER_LOG' '$CLIENT_LOG'"
+    local subset= expected=$dir/generated.log generated held
+    [ "$mode" = UD ] && subset=--subset
+    # A VILLAS target with in.vectorize N > 1 hands up whole vectors of N only: a last, partial one stays behind
+    # (ibex sends it: the same target with in.vectorize 1 gets every sample). Over RC, what it must have received
+    # is then the generated samples but the last (count mod N), exactly.
+    generated=$(grep -c '^[0-9]' "$dir/generated.log")
+    held=$((generated % villas_vector))
+    if [ "$mode" = RC ] && [ $held -gt 0 ]; then
+        expected=$dir/generated-whole-vectors.log
+        head -n -$held "$dir/generated.log" > "$expected"
+        echo "$name: VILLAS target, in.vectorize $villas_vector: $generated samples generated, the last $held (a partial vector) not expected"
+    fi
+    echo "compare: $ibex compare $subset $expected $dir/received.log"
+    check "$name: $([ "$mode" = UD ] && echo "what arrived is exact (UD)" || echo "every generated sample arrived, exact")" \
+        $ibex compare $subset "$expected" "$dir/received.log"
+    at "compared"
+    port=$((port + 2))
+}
+
+# pairing DIRECTION MODE VALUES VECTORIZE INLINE: DIRECTION is villas-ibex (VILLAS source), ibex-villas, or, for the
+# sample channel and the Java program, villas-channel, channel-villas, villas-java.
+pairing()
+{
+    local direction=$1 mode=$2 values=$3 vectorize=$4 inline=$5 source target self_ending=0 villas_vector=1
+    [[ "$direction $mode $values" =~ ${IBEX_VILLAS_ONLY:-.} ]] || return 0
+    dir=$interop_work/$direction-$mode-$values
+    mkdir -p "$dir"
+    case $direction in
+        villas-ibex)
+            config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
+            config "$dir/target.conf" ibex-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            source="$VILLAS $dir/source.conf"; target="$ibex node $dir/target.conf --status-interval 0" ;;
+        ibex-villas)
+            config "$dir/source.conf" ibex-source "$mode" "$values" "$vectorize" "$inline" "$dir"
+            config "$dir/target.conf" villas-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            source="$ibex node $dir/source.conf --status-interval 0 --connect-timeout 60s"
+            target="$VILLAS $dir/target.conf"; villas_vector=$vectorize ;;
+        villas-channel)
+            config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
+            config "$dir/target.conf" ibex-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            source="$VILLAS $dir/source.conf"; self_ending=1
+            target="$ibex channel $dir/target.conf ib --count 1000000 --timeout-ms 60000 --linger-ms 3000 --output $dir/received.log" ;;
+        channel-villas)
+            config "$dir/source.conf" ibex-source "$mode" "$values" "$vectorize" "$inline" "$dir"
+            config "$dir/target.conf" villas-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            source="$ibex channel $dir/source.conf ib --count $LIMIT --rate $RATE --timeout-ms 60000 --output $dir/generated.log"
+            target="$VILLAS $dir/target.conf"; villas_vector=$vectorize ;;
+        villas-java)
+            config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
+            config "$dir/target.conf" ibex-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            source="$VILLAS $dir/source.conf"; self_ending=1
+            target="$JAVA -cp $IBEX_JAR $PWD/examples/java/VillasPeer.java $dir/target.conf ib $dir/received.log 3000" ;;
+    esac
+    run "villas $direction $mode, $values values, vectorize $vectorize, inline $inline" "$mode" "$target" "$source" \
+        $self_ending
+}
+
+# RC at 1 kHz, UD paced at 200 Hz so that the receiving side keeps its receives posted under emulation (the
+# generators reach a fraction of either rate here: what they made is what is compared).
+#                      direction      mode values vectorize inline
+RATE=1000 LIMIT=2000
+pairing villas-ibex    RC   1      1         true
+pairing villas-channel RC   3      1         false
+pairing villas-java    RC   8      8         true
+pairing ibex-villas    RC   3      8         true
+pairing ibex-villas    RC   8      1         false
+RATE=200 LIMIT=400
+pairing villas-ibex    UD   64     8         false
+pairing ibex-villas    UD   64     1         false
+pairing channel-villas UD   1      1         true
+
+echo "--- villas: the whole script took $((SECONDS - started)) s"
+finish
