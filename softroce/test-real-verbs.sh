@@ -15,7 +15,8 @@
 #   default 20), IBEX_SOAK_SAMPLES, IBEX_SOAK_IDLE, IBEX_SOAK_DEPTH (interop/soak.sh), INTEROP_TIMEOUT (each interop
 #   command, 120 s; soak.sh 300 s); IBEX_VILLAS_NODE (the villas-node for interop/villas.sh; default: what
 #   softroce/villas-node.sh prints, which unpacks or builds it from shared/third-party beside the checkout; without
-#   that folder villas.sh is left out with a notice, and a villas-node.sh that fails there fails the run)
+#   that folder villas.sh is left out with a notice, and a villas-node.sh that fails there fails the run),
+#   IBEX_VILLAS_ONLY (a regular expression: the villas.sh pairings to run)
 # exit code: 0 when everything passed; the guest harness's 124/125 on timeout/setup failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,7 +71,7 @@ echo "$interop" > "$OUT/interop"
 
 passed=()
 for var in IBEX_TEST_SAMPLES IBEX_TEST_CYCLES IBEX_SOAK_SAMPLES IBEX_SOAK_IDLE IBEX_SOAK_DEPTH INTEROP_TIMEOUT \
-    IBEX_VILLAS_NODE
+    IBEX_VILLAS_NODE IBEX_VILLAS_ONLY
 do
     [ -z "${!var-}" ] || passed+=(-e "$var")
 done

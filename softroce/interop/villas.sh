@@ -8,13 +8,18 @@
 #
 #   villas-node source -> ibex node target        RC 1 value, UD 64 values
 #   ibex node source   -> villas-node target      RC 3 and 8 values, UD 64 values
-#   villas-node source -> ibex channel target     RC 3 values (--output: the target writes what it read)
-#   ibex channel source -> villas-node target     UD 1 value (--output: the source writes what it sent)
-#   villas-node source -> examples/java/VillasPeer.java (the SampleChannel API alone), RC 8 values
+#   villas-node source -> ibex channel target     RC 3 values, UD 8 (--output: the target writes what it read)
+#   ibex channel source -> villas-node target     RC 64 values, UD 1 (--output: the source writes what it sent)
+#   villas-node source -> examples/java/VillasPeer.java (the SampleChannel API alone), RC 8 values, UD 3
+# then the options that cross the wire, over RC: periodic signaling and buffer subtraction on both sides with the
+# ibex side in poll_mode "event", each direction; an ibex source that fell back to listening (use_fallback) and a
+# VILLAS source that connects to it; an ibex source whose VILLAS target is killed and started again (it reconnects;
+# what both targets wrote must be exact, the loss is printed). An ibex source to a VILLAS target must have raised
+# the rnr_retry 0 VILLAS grants to 7 (RnrTuning).
 #
 # Shapes (the table at the end): each of the values 1, 3, 8, 64 once per direction, vectorize 1 and 8 and inline
 # on and off on each side, not every combination: a pairing costs 45-90 s of guest time (a JVM takes 20-55 s to
-# start under emulation, `ibex compare` another 9-15 s), the eight about 8-9 minutes.
+# start under emulation, `ibex compare` another 9-15 s), the whole script about 15 minutes.
 # VILLAS needs: hugepages = 0; in.max_wrs = in.cq_size = 512 on a target (a larger ring outgrows its pool); the
 # generated samples through a print hook (a path cannot write to an infiniband and a file node); an RC target,
 # which ignores SIGINT, SIGKILLed after a grace period. ibex node targets stop on SIGINT once the source ended.
@@ -40,8 +45,10 @@ readonly JAVA=${ibex% -jar *} IBEX_JAR=${ibex##* -jar }
 started=$SECONDS
 port=10600
 
-# $1 file, $2 kind (villas-source, villas-target, ibex-source, ibex-target), $3 mode, $4 values, $5 vectorize,
-# $6 inline (true|false), $7 directory of the files. The infiniband node is "ib" in every config.
+# $1 file, $2 kind (villas-source, villas-target, ibex-source, ibex-target, ibex-fallback), $3 mode, $4 values, $5 vectorize,
+# $6 inline (true|false), $7 directory of the files. The infiniband node is "ib" in every config. Set for one
+# pairing: OUT_EXTRA (", key = value" into a source's out), IN_EXTRA (into a target's in), IBEX_KEYS ("key = value,"
+# into an ibex node).
 config()
 {
     local file=$1 kind=$2 mode=$3 values=$4 vectorize=$5 inline=$6 dir=$7 top="" ib="" siggen=""
@@ -54,7 +61,7 @@ idle_stop = true'
         siggen=", in = { vectorize = $vectorize,
                hooks = ( { type = \"print\", output = \"$dir/generated.log\", format = \"villas.human\" } ) }"
     else
-        ib="provider = \"disni\", signals = $values,"
+        ib="provider = \"disni\", signals = $values, ${IBEX_KEYS:-}"
     fi
     {
         echo "$top"
@@ -63,7 +70,7 @@ idle_stop = true'
         if [ "${kind#*-}" = source ]; then
             echo "        in = { address = \"$ip:$((port + 1))\" }"
             echo "        out = { address = \"$ip:$port\", vectorize = $vectorize, send_inline = $inline,"
-            echo "                max_inline_data = 128, use_fallback = false } }"
+            echo "                max_inline_data = 128, use_fallback = false ${OUT_EXTRA:-} } }"
             echo "    siggen = { type = \"signal\", signal = \"mixed\", values = $values, rate = $RATE, limit = $LIMIT$siggen }"
             if [ "${kind%-*}" = ibex ]; then
                 echo "    generated = { type = \"file\", uri = \"$dir/generated.log\" }"
@@ -74,7 +81,10 @@ idle_stop = true'
                 echo 'paths = ( { in = "siggen", out = "ib" } )'
             fi
         else
-            echo "        in = { address = \"$ip:$port\", vectorize = $vectorize, max_wrs = 512, cq_size = 512 } }"
+            echo "        in = { address = \"$ip:$port\", vectorize = $vectorize, max_wrs = 512, cq_size = 512 ${IN_EXTRA:-} }"
+            # a source that found no target at port + 1 and fell back to listening on its in.address (use_fallback)
+            [ "$kind" != ibex-fallback ] || echo "        out = { address = \"$ip:$((port + 1))\", use_fallback = true }"
+            echo "    }"
             echo "    received = { type = \"file\", uri = \"$dir/received.log\", out = { flush = true } }"
             echo "}"
             echo 'paths = ( { in = "ib", out = "received" } )'
@@ -140,7 +150,12 @@ run()
     else
         check "$name: the target ended with 0 ($ended, rc $target_rc)" test "$target_rc" = 0
     fi
-    check "$name: no RNR retry error" bash -c "! grep -qi 'RNR_RETRY\|rnr retry' '$SERVER_LOG' '$CLIENT_LOG'"
+    check "$name: no RNR retry error" bash -c "! grep -qi 'RNR_RETRY_EXC\|rnr retry' '$SERVER_LOG' '$CLIENT_LOG'"
+    # VILLASnode accepts with rnr_retry_count 0: an ibex RC source must have raised its QP's (RnrTuning).
+    if [ "$mode/${target%% *}" = "RC/$VILLAS" ] && [ "${source%% *}" != "$VILLAS" ]; then
+        check "$name: the ibex source raised the rnr_retry 0 VILLASnode granted to 7" \
+            grep -q "the peer granted rnr_retry_count 0 (VILLASnode accepts with 0): raising" "$CLIENT_LOG"
+    fi
     local subset= expected=$dir/generated.log generated held
     [ "$mode" = UD ] && subset=--subset
     # A VILLAS target with in.vectorize N > 1 hands up whole vectors of N only: a last, partial one stays behind
@@ -166,7 +181,7 @@ pairing()
 {
     local direction=$1 mode=$2 values=$3 vectorize=$4 inline=$5 source target self_ending=0 villas_vector=1
     [[ "$direction $mode $values" =~ ${IBEX_VILLAS_ONLY:-.} ]] || return 0
-    dir=$interop_work/$direction-$mode-$values
+    dir=$interop_work/$direction-$mode-$values-$port
     mkdir -p "$dir"
     case $direction in
         villas-ibex)
@@ -188,14 +203,67 @@ pairing()
             config "$dir/target.conf" villas-target "$mode" "$values" "$vectorize" "$inline" "$dir"
             source="$ibex channel $dir/source.conf ib --count $LIMIT --rate $RATE --timeout-ms 60000 --output $dir/generated.log"
             target="$VILLAS $dir/target.conf"; villas_vector=$vectorize ;;
+        villas-fallback)
+            config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
+            config "$dir/target.conf" ibex-fallback "$mode" "$values" "$vectorize" "$inline" "$dir"
+            source="$VILLAS $dir/source.conf"
+            target="$ibex node $dir/target.conf --status-interval 0 --connect-timeout $((INTEROP_TIMEOUT - 10))s" ;;
         villas-java)
             config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
             config "$dir/target.conf" ibex-target "$mode" "$values" "$vectorize" "$inline" "$dir"
             source="$VILLAS $dir/source.conf"; self_ending=1
             target="$JAVA -cp $IBEX_JAR $PWD/examples/java/VillasPeer.java $dir/target.conf ib $dir/received.log 3000" ;;
     esac
-    run "villas $direction $mode, $values values, vectorize $vectorize, inline $inline" "$mode" "$target" "$source" \
-        $self_ending
+    run "villas $direction $mode, $values values, vectorize $vectorize, inline $inline${OPTIONS:+, $OPTIONS}" "$mode" \
+        "$target" "$source" $self_ending
+    [ "$direction" != villas-fallback ] ||
+        check "villas $direction: the ibex source found no target and fell back to listening (out.use_fallback)" \
+            grep -q "falling back to listening" "$SERVER_LOG"
+}
+
+# restarted MODE VALUES: ibex node source -> villas-node target, which is killed (SIGKILL) once samples arrived and
+# started again; the source reconnects (out.reconnect) and goes on. What the two targets wrote must be exact; the
+# loss is printed: what the source counted dropped, plus what the killed target's device had acknowledged and its
+# process never wrote (RC's promise ends at the peer's device).
+restarted()
+{
+    local mode=$1 values=$2 tpid spid waited=0 source_rc=0 t0=$SECONDS name="villas restart: ibex-villas $1, the target killed and started again"
+    [[ "restart $mode $values" =~ ${IBEX_VILLAS_ONLY:-.} ]] || return 0
+    dir=$interop_work/restart-$mode-$port
+    mkdir -p "$dir"
+    echo "--- $name"
+    config "$dir/source.conf" ibex-source "$mode" "$values" 1 false "$dir"
+    config "$dir/target.conf" villas-target "$mode" "$values" 1 false "$dir"
+    sed "s|$dir/received.log|$dir/received-2.log|" "$dir/target.conf" > "$dir/target-2.conf"
+    (cd "$dir" && exec $VILLAS "$dir/target.conf") > "$dir/target-1.out" 2>&1 &
+    tpid=$!
+    until listening cm $port; do sleep 0.1; waited=$((waited + 1)); [ $waited -lt 600 ] || break; done
+    (cd "$dir" && timeout -k 5 "$INTEROP_TIMEOUT" $ibex node "$dir/source.conf" --status-interval 0 \
+        --connect-timeout 60s) > "$CLIENT_LOG" 2>&1 &
+    spid=$!
+    waited=0
+    until [ "$(grep -c '^[0-9]' "$dir/received.log" 2>/dev/null)" -ge 50 ] || [ $waited -ge 900 ]; do
+        sleep 0.1; waited=$((waited + 1))
+    done
+    { kill -KILL $tpid; wait $tpid; } 2>/dev/null
+    at "target 1 killed after $(grep -c '^[0-9]' "$dir/received.log") samples"
+    (cd "$dir" && exec $VILLAS "$dir/target-2.conf") > "$dir/target-2.out" 2>&1 &
+    tpid=$!
+    wait $spid || source_rc=$?
+    at "source ended (rc $source_rc)"
+    sleep 2
+    { stop $tpid 3 > /dev/null; wait $tpid; } 2>/dev/null
+    echo "source output (rc $source_rc):"; sed 's/^/  | /' "$CLIENT_LOG"
+    check "$name: the source ran to its end (rc $source_rc)" test $source_rc = 0
+    check "$name: the source connected twice" test "$(grep -c 'ib: connected' "$CLIENT_LOG")" -ge 2
+    check "$name: the second target received samples" test "$(grep -c '^[0-9]' "$dir/received-2.log")" -gt 0
+    { cat "$dir/received.log"; grep '^[0-9]' "$dir/received-2.log"; } > "$dir/received-both.log"
+    echo "compare: $ibex compare --subset $dir/generated.log $dir/received-both.log"
+    check "$name: what both targets wrote is exact" $ibex compare --subset "$dir/generated.log" "$dir/received-both.log"
+    echo "$name: generated $(grep -c '^[0-9]' "$dir/generated.log"), the targets wrote $(grep -c '^[0-9]' \
+        "$dir/received.log") + $(grep -c '^[0-9]' "$dir/received-2.log"), the source: $(grep -o 'sent [0-9]*, dropped [0-9]*' "$CLIENT_LOG")"
+    at "compared"
+    port=$((port + 2))
 }
 
 # RC at 1 kHz, UD paced at 200 Hz so that the receiving side keeps its receives posted under emulation (the
@@ -211,6 +279,21 @@ RATE=200 LIMIT=400
 pairing villas-ibex    UD   64     8         false
 pairing ibex-villas    UD   64     1         false
 pairing channel-villas UD   1      1         true
+pairing villas-channel UD   8      1         true
+pairing villas-java    UD   3      1         false
+RATE=1000 LIMIT=2000
+pairing channel-villas RC   64     1         false
+
+# The options that cross the wire, each once over RC: signaling every few sends and more headroom on both sides, the
+# ibex side waiting for completion events; a fallback; a restart.
+RATE=1000 LIMIT=2000
+OPTIONS="periodic_signaling 4, buffer_subtraction 64, ibex poll_mode event" OUT_EXTRA=", periodic_signaling = 4" \
+    IN_EXTRA=", buffer_subtraction = 64" IBEX_KEYS='poll_mode = "event",' pairing villas-ibex RC 3 1 true
+OPTIONS="periodic_signaling 8, buffer_subtraction 64, ibex poll_mode event" OUT_EXTRA=", periodic_signaling = 8" \
+    IN_EXTRA=", buffer_subtraction = 64" IBEX_KEYS='poll_mode = "event",' pairing ibex-villas RC 3 1 false
+pairing villas-fallback RC 3 1 true
+RATE=1000 LIMIT=4000
+restarted RC 3
 
 echo "--- villas: the whole script took $((SECONDS - started)) s"
 finish

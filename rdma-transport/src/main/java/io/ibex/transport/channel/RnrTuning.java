@@ -63,9 +63,9 @@ final class RnrTuning
         if (!loggedGrant)
         {
             loggedGrant = true;
-            LOG.info("{}: the peer granted rnr_retry_count {} (VILLASnode accepts with 0): raising {}'s rnr_retry " +
-                "to {} through SQD, so a send that meets no posted receive waits instead of failing", channelName,
-                granted, connection, RNR_RETRY_FOREVER);
+            LOG.info("{}: the peer granted rnr_retry_count {} (VILLASnode accepts with 0): raising it to {} through " +
+                "SQD on {}, so a send that meets no posted receive waits instead of failing", channelName, granted,
+                RNR_RETRY_FOREVER, connection);
         }
         try
         {
