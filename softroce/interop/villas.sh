@@ -201,7 +201,7 @@ pairing()
         channel-villas)
             config "$dir/source.conf" ibex-source "$mode" "$values" "$vectorize" "$inline" "$dir"
             config "$dir/target.conf" villas-target "$mode" "$values" "$vectorize" "$inline" "$dir"
-            source="$ibex channel $dir/source.conf ib --count $LIMIT --rate $RATE --timeout-ms 60000 --output $dir/generated.log"
+            source="$ibex channel $dir/source.conf ib --count $LIMIT --rate $RATE --timeout-ms 60000 --linger-ms 3000 --output $dir/generated.log"
             target="$VILLAS $dir/target.conf"; villas_vector=$vectorize ;;
         villas-fallback)
             config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"

@@ -38,7 +38,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>
  * With {@code --output FILE} each sample written or read also goes to FILE in villas.human, for {@code ibex compare}
  * against another program's file (a VILLASnode peer's); the target then checks no values (its peer chose them)
- * and reads until COUNT samples arrived or none arrived for {@code --linger-ms} after the first.
+ * and reads until COUNT samples arrived or none arrived for {@code --linger-ms} after the first, and the source
+ * lingers after its last write instead of waiting for its target to close the connection.
  * <p>
  * docs/transport.md walks through this class: it is the smallest complete user of {@link SampleChannel}.
  */
@@ -74,9 +75,9 @@ public final class ChannelCommand implements Callable<Integer>
     private long timeoutMillis;
 
     @Option(names = "--linger-ms", paramLabel = "MILLIS", defaultValue = "1000",
-        description = "UD source: how long to wait after the last write before closing, as UD has no connection " +
-            "to close; target with --output: how long no sample may arrive after the first before it ends " +
-            "(default: ${DEFAULT-VALUE}).")
+        description = "UD source, or a source with --output: how long to wait after the last write before " +
+            "closing, rather than for the target to close the connection; target with --output: how long no " +
+            "sample may arrive after the first before it ends (default: ${DEFAULT-VALUE}).")
     private long lingerMillis;
 
     @Option(names = { "-o", "--output" }, paramLabel = "FILE",
@@ -208,12 +209,13 @@ public final class ChannelCommand implements Callable<Integer>
     }
 
     /**
-     * RC and UC: the target closes the connection once it has every sample, and only then may the source go
-     * (closing earlier would flush sends still in flight). UD has no connection: linger, then go.
+     * RC and UC: an ibex target closes the connection once it has every sample, and only then may the source go
+     * (closing earlier would flush sends still in flight). UD has no connection, and with --output the peer may be
+     * another program (a VILLASnode target never closes): linger, then go.
      */
     private String awaitTargetDone(final SampleChannel channel)
     {
-        if (channel.config().mode() == TransportMode.UD)
+        if (channel.config().mode() == TransportMode.UD || output != null)
         {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(lingerMillis));
             return null;

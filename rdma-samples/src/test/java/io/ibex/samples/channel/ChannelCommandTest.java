@@ -18,6 +18,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -159,6 +160,25 @@ class ChannelCommandTest
         assertEquals(300, result.samplesA());
         assertTrue(Files.readAllLines(sent).get(1).matches("\\d+\\.\\d{9}\\(0\\)\\t0\\.0{17}\\t0\\.0627905195293133\\d\\t2"),
             () -> "the first sample, sequence 0: sin(0), sin(2 pi / 100), 0 + 2: " + sent);
+    }
+
+    @Test
+    void withOutputAnRcSourceLingersRatherThanWaitForATargetThatNeverCloses() throws IOException
+    {
+        final Path config = example("channel-loopback.conf", "RC");
+        // As a VILLASnode target: it never closes the connection (it expects more than come and waits long).
+        final IbexRun target = IbexRun.startJvm("channel", config.toString(), "target", "--count", "1000",
+            "--timeout-ms", "60000");
+        try
+        {
+            IbexRun.run("channel", config.toString(), "source", "--count", "20", "--output",
+                dir.resolve("sent.log").toString(), "--linger-ms", "300").assertSucceeded();
+            assertFalse(target.isDone(), "the target still waits for samples");
+        }
+        finally
+        {
+            target.kill();
+        }
     }
 
     @Test
