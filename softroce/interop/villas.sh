@@ -14,7 +14,8 @@
 # then the options that cross the wire, over RC: periodic signaling and buffer subtraction on both sides with the
 # ibex side in poll_mode "event", each direction; an ibex source that fell back to listening (use_fallback) and a
 # VILLAS source that connects to it; an ibex source whose VILLAS target is killed and started again (it reconnects;
-# what both targets wrote must be exact, the loss is printed). An ibex source to a VILLAS target must have raised
+# what both targets wrote must be exact, the loss is printed); a villas-node source run twice to one ibex target,
+# which accepts the second as the first. An ibex source to a VILLAS target must have raised
 # the rnr_retry 0 VILLAS grants to 7 (RnrTuning).
 #
 # Shapes (the table at the end): each of the values 1, 3, 8, 64 once per direction, vectorize 1 and 8 and inline
@@ -284,6 +285,39 @@ pairing villas-java    UD   3      1         false
 RATE=1000 LIMIT=2000
 pairing channel-villas RC   64     1         false
 
+# villas_restarted MODE VALUES: a villas-node source runs to its limit twice, as two processes, to one ibex node
+# target, which accepts the second as it accepted the first: it must have written both runs, in order, exactly.
+villas_restarted()
+{
+    local mode=$1 values=$2 tpid waited=0 rc1=0 rc2=0 target_rc=0 t0=$SECONDS
+    local name="villas restart: villas-ibex $1, the source run twice"
+    [[ "restart-source $mode $values" =~ ${IBEX_VILLAS_ONLY:-.} ]] || return 0
+    dir=$interop_work/restart-source-$mode-$port
+    mkdir -p "$dir"
+    echo "--- $name"
+    config "$dir/source.conf" villas-source "$mode" "$values" 1 true "$dir"
+    config "$dir/target.conf" ibex-target "$mode" "$values" 1 true "$dir"
+    sed "s|$dir/generated.log|$dir/generated-2.log|" "$dir/source.conf" > "$dir/source-2.conf"
+    (cd "$dir" && exec $ibex node "$dir/target.conf" --status-interval 0) > "$SERVER_LOG" 2>&1 &
+    tpid=$!
+    until listening cm $port; do sleep 0.1; waited=$((waited + 1)); [ $waited -lt 600 ] || break; done
+    (cd "$dir" && timeout -k 5 "$INTEROP_TIMEOUT" $VILLAS "$dir/source.conf") > "$CLIENT_LOG" 2>&1 || rc1=$?
+    at "source 1 ended (rc $rc1)"
+    (cd "$dir" && timeout -k 5 "$INTEROP_TIMEOUT" $VILLAS "$dir/source-2.conf") >> "$CLIENT_LOG" 2>&1 || rc2=$?
+    at "source 2 ended (rc $rc2)"
+    sleep 2
+    { stop $tpid 10 > /dev/null; wait $tpid; } 2>/dev/null || target_rc=$?
+    echo "target output (rc $target_rc):"; sed 's/^/  | /' "$SERVER_LOG"
+    check "$name: both sources ran to their end (rc $rc1, $rc2)" test $rc1 = 0 -a $rc2 = 0
+    check "$name: the target ended with 0 (rc $target_rc)" test $target_rc = 0
+    check "$name: the target accepted both" test "$(grep -c 'ib: connected' "$SERVER_LOG")" -ge 2
+    cat "$dir/generated.log" "$dir/generated-2.log" > "$dir/generated-both.log"
+    echo "compare: $ibex compare $dir/generated-both.log $dir/received.log"
+    check "$name: both runs arrived, in order, exact" $ibex compare "$dir/generated-both.log" "$dir/received.log"
+    at "compared"
+    port=$((port + 2))
+}
+
 # The options that cross the wire, each once over RC: signaling every few sends and more headroom on both sides, the
 # ibex side waiting for completion events; a fallback; a restart.
 RATE=1000 LIMIT=2000
@@ -294,6 +328,8 @@ OPTIONS="periodic_signaling 8, buffer_subtraction 64, ibex poll_mode event" OUT_
 pairing villas-fallback RC 3 1 true
 RATE=1000 LIMIT=4000
 restarted RC 3
+RATE=1000 LIMIT=1000
+villas_restarted RC 3
 
 echo "--- villas: the whole script took $((SECONDS - started)) s"
 finish
