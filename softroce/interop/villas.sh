@@ -180,41 +180,37 @@ run()
 # sample channel and the Java program, villas-channel, channel-villas, villas-java.
 pairing()
 {
-    local direction=$1 mode=$2 values=$3 vectorize=$4 inline=$5 source target self_ending=0 villas_vector=1
+    local direction=$1 mode=$2 values=$3 vectorize=$4 inline=$5 source target skind tkind self_ending=0 villas_vector=1
     [[ "$direction $mode $values" =~ ${IBEX_VILLAS_ONLY:-.} ]] || return 0
     dir=$interop_work/$direction-$mode-$values-$port
     mkdir -p "$dir"
     case $direction in
         villas-ibex)
-            config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
-            config "$dir/target.conf" ibex-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            skind=villas-source tkind=ibex-target
             source="$VILLAS $dir/source.conf"; target="$ibex node $dir/target.conf --status-interval 0" ;;
         ibex-villas)
-            config "$dir/source.conf" ibex-source "$mode" "$values" "$vectorize" "$inline" "$dir"
-            config "$dir/target.conf" villas-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            skind=ibex-source tkind=villas-target
             source="$ibex node $dir/source.conf --status-interval 0 --connect-timeout 60s"
             target="$VILLAS $dir/target.conf"; villas_vector=$vectorize ;;
         villas-channel)
-            config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
-            config "$dir/target.conf" ibex-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            skind=villas-source tkind=ibex-target
             source="$VILLAS $dir/source.conf"; self_ending=1
             target="$ibex channel $dir/target.conf ib --count 1000000 --timeout-ms 60000 --linger-ms 3000 --output $dir/received.log" ;;
         channel-villas)
-            config "$dir/source.conf" ibex-source "$mode" "$values" "$vectorize" "$inline" "$dir"
-            config "$dir/target.conf" villas-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            skind=ibex-source tkind=villas-target
             source="$ibex channel $dir/source.conf ib --count $LIMIT --rate $RATE --timeout-ms 60000 --linger-ms 3000 --output $dir/generated.log"
             target="$VILLAS $dir/target.conf"; villas_vector=$vectorize ;;
         villas-fallback)
-            config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
-            config "$dir/target.conf" ibex-fallback "$mode" "$values" "$vectorize" "$inline" "$dir"
+            skind=villas-source tkind=ibex-fallback
             source="$VILLAS $dir/source.conf"
             target="$ibex node $dir/target.conf --status-interval 0 --connect-timeout $((INTEROP_TIMEOUT - 10))s" ;;
         villas-java)
-            config "$dir/source.conf" villas-source "$mode" "$values" "$vectorize" "$inline" "$dir"
-            config "$dir/target.conf" ibex-target "$mode" "$values" "$vectorize" "$inline" "$dir"
+            skind=villas-source tkind=ibex-target
             source="$VILLAS $dir/source.conf"; self_ending=1
             target="$JAVA -cp $IBEX_JAR $PWD/examples/java/VillasPeer.java $dir/target.conf ib $dir/received.log 3000" ;;
     esac
+    config "$dir/source.conf" $skind "$mode" "$values" "$vectorize" "$inline" "$dir"
+    config "$dir/target.conf" $tkind "$mode" "$values" "$vectorize" "$inline" "$dir"
     run "villas $direction $mode, $values values, vectorize $vectorize, inline $inline${OPTIONS:+, $OPTIONS}" "$mode" \
         "$target" "$source" $self_ending
     [ "$direction" != villas-fallback ] ||
