@@ -263,24 +263,6 @@ restarted()
     port=$((port + 2))
 }
 
-# RC at 1 kHz, UD paced at 200 Hz so that the receiving side keeps its receives posted under emulation (the
-# generators reach a fraction of either rate here: what they made is what is compared).
-#                      direction      mode values vectorize inline
-RATE=1000 LIMIT=2000
-pairing villas-ibex    RC   1      1         true
-pairing villas-channel RC   3      1         false
-pairing villas-java    RC   8      8         true
-pairing ibex-villas    RC   3      8         true
-pairing ibex-villas    RC   8      1         false
-RATE=200 LIMIT=400
-pairing villas-ibex    UD   64     8         false
-pairing ibex-villas    UD   64     1         false
-pairing channel-villas UD   1      1         true
-pairing villas-channel UD   8      1         true
-pairing villas-java    UD   3      1         false
-RATE=1000 LIMIT=2000
-pairing channel-villas RC   64     1         false
-
 # villas_restarted MODE VALUES: a villas-node source runs to its limit twice, as two processes, to one ibex node
 # target, which accepts the second as it accepted the first: it must have written both runs, in order, exactly.
 villas_restarted()
@@ -313,6 +295,24 @@ villas_restarted()
     at "compared"
     port=$((port + 2))
 }
+
+# RC at 1 kHz, UD paced at 200 Hz so that the receiving side keeps its receives posted under emulation (the
+# generators reach a fraction of either rate here: what they made is what is compared).
+#                      direction      mode values vectorize inline
+RATE=1000 LIMIT=2000
+pairing villas-ibex    RC   1      1         true
+pairing villas-channel RC   3      1         false
+pairing villas-java    RC   8      8         true
+pairing ibex-villas    RC   3      8         true
+pairing ibex-villas    RC   8      1         false
+RATE=200 LIMIT=400
+pairing villas-ibex    UD   64     8         false
+pairing ibex-villas    UD   64     1         false
+pairing channel-villas UD   1      1         true
+pairing villas-channel UD   8      1         true
+pairing villas-java    UD   3      1         false
+RATE=1000 LIMIT=2000
+pairing channel-villas RC   64     1         false
 
 # The options that cross the wire, each once over RC: signaling every few sends and more headroom on both sides, the
 # ibex side waiting for completion events; a fallback; a restart.
