@@ -29,10 +29,7 @@ final class RnrTuning
      */
     static final int MIN_RNR_TIMER = 1;
     private static final Logger LOG = LoggerFactory.getLogger(RnrTuning.class);
-    /**
-     * How long SQD may take to drain: the send queue is empty here, but rxe drains in a task of its own, which took
-     * over 200 ms under emulation on a busy host.
-     */
+    /** How long SQD may take to drain: the send queue is empty here, but rxe drains in a task of its own. */
     private static final long DRAIN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final long DRAIN_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
