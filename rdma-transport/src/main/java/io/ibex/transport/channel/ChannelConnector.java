@@ -1,6 +1,7 @@
 package io.ibex.transport.channel;
 
 import io.ibex.rdma.cm.CmEvent;
+import io.ibex.rdma.cm.CmEventType;
 import io.ibex.rdma.cm.CmId;
 import io.ibex.rdma.cm.ConnParam;
 import io.ibex.rdma.cm.EventChannel;
@@ -25,6 +26,7 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -33,8 +35,9 @@ import java.util.concurrent.TimeUnit;
  * The connection manager's thread of a channel, as the C node-type's CM event thread: a source resolves
  * out.address and connects, a target listens on in.address and accepts; established connections are attached
  * to the send and receive paths, lost ones detached and torn down. Beyond the C code: receives are posted
- * before a connection is accepted or requested, a source that loses its peer (or cannot reach it, without
- * fallback) tries again with exponential back-off, and a UD source also listens so datagrams flow both ways.
+ * before a connection is accepted or requested, a target admits a connection only once it is set up completely
+ * ({@link Admission}), a source that loses its peer (or cannot reach it, without fallback) tries again with
+ * exponential back-off, and a UD source also listens so datagrams flow both ways.
  * <p>
  * Every CM object is touched by this thread only; the data paths see connections through attach and detach.
  */
@@ -45,10 +48,13 @@ final class ChannelConnector implements Runnable
     private static final Logger LOG = LoggerFactory.getLogger(ChannelConnector.class);
     private static final int LISTEN_BACKLOG = 10;
     private static final long EVENT_WAIT_MILLIS = 20;
+    /** Connection requests held back while other events are taken first ({@link #nextEvent}). */
+    private static final int MAX_HELD_REQUESTS = 64;
     /** How long a torn-down connection's sends may take to complete in ERR (rxe flushes asynchronously). */
     private static final long FLUSH_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final byte[] BUSY = (ConnectFailure.IBEX_TEXT + "this target is connected to another source").getBytes(
         StandardCharsets.US_ASCII);
+
 
     /** What the channel hears from its connector. */
     interface Listener
@@ -79,10 +85,15 @@ final class ChannelConnector implements Runnable
     private volatile String lastConnectFailure;
     private CmId connecting;
     private volatile CmId listening;
+    private final Admission admission;
+    private final ArrayDeque<CmEvent> heldRequests = new ArrayDeque<>();
+    private final ThrottledWarning refused;
+    private final ThrottledWarning pushedOut;
     private Connection requested;
-    private Connection accepted;
     private Connection sending;
     private Connection receiving;
+    /** The connection the receive path posts to: the one receiving, or one being set up. */
+    private Connection receivesOf;
     private boolean everConnected;
     private long backoffNanos;
     private long retryAtNanos;
@@ -103,6 +114,12 @@ final class ChannelConnector implements Runnable
         this.listener = listener;
         this.qpType = qpType(config.mode());
         this.rnrTuning = new RnrTuning(config.name());
+        this.admission = new Admission(config.admissionTimeout().toNanos());
+        this.refused = new ThrottledWarning(LOG, config.name(), "rejecting a connection request ({}): this " +
+            "target is connected to another source");
+        this.pushedOut = new ThrottledWarning(LOG, config.name(), "more than " + Admission.SLOTS + " connections " +
+            "were being set up at once, so the oldest made room for a newer request (the latest: {}); a flood of " +
+            "half-open connections looks like this");
         this.backoffNanos = config.reconnectMinDelay().toNanos();
         this.first = first;
         AsyncEvents.own(sendCq, asyncEvents);
@@ -158,11 +175,12 @@ final class ChannelConnector implements Runnable
                     retryAtNanos = 0;
                     retry();
                 }
-                final CmEvent event = events.getEvent(EVENT_WAIT_MILLIS);
+                final CmEvent event = nextEvent();
                 if (event != null)
                 {
                     handleOrRecover(event);
                 }
+                admit();
                 checkDataPaths(); // after the events: a peer's disconnect puts the QP in ERR, and is no failure
                 checkAsyncEvents();
             }
@@ -181,6 +199,28 @@ final class ChannelConnector implements Runnable
             AsyncEvents.disown(sendCq);
             AsyncEvents.disown(receiveCq);
         }
+    }
+
+    /**
+     * @return the next event, or null after waiting a while for one. Every other event comes before a connection
+     *     request, so a connection being set up (its ESTABLISHED, its peer's REJECT) is not held up behind a flood
+     *     of requests; at most {@link #MAX_HELD_REQUESTS} wait, and the oldest is refused to make room.
+     */
+    private CmEvent nextEvent()
+    {
+        CmEvent event = events.getEvent(heldRequests.isEmpty() ? EVENT_WAIT_MILLIS : 0);
+        while (event != null && event.type() == CmEventType.CONNECT_REQUEST)
+        {
+            if (heldRequests.size() >= MAX_HELD_REQUESTS)
+            {
+                final CmEvent oldest = heldRequests.removeFirst();
+                pushedOut.warn(oldest.id().remoteAddress());
+                reject(oldest.id(), BUSY);
+            }
+            heldRequests.addLast(event);
+            event = events.getEvent(0);
+        }
+        return event != null ? event : heldRequests.pollFirst();
     }
 
     private void begin()
@@ -315,7 +355,7 @@ final class ChannelConnector implements Runnable
         }
         if (qpType != QpType.UD)
         {
-            receivePath.attach(requested);
+            attachReceives(requested);
         }
         id.connect(ConnParam.of(requested.ucLocal() != null ? requested.ucLocal().encode() : null));
     }
@@ -343,12 +383,57 @@ final class ChannelConnector implements Runnable
             startSending(connection);
             backoffNanos = config.reconnectMinDelay().toNanos();
         }
-        else if (accepted != null && event.id() == accepted.id())
+        else if (admission.find(event.id()) != null)
         {
-            receiving = accepted;
-            accepted = null;
-            startSending(receiving);
+            final Connection connection = admission.find(event.id());
+            final String failure = admission.established(connection);
+            if (failure != null)
+            {
+                drop(connection, failure);
+            }
         }
+    }
+
+    /**
+     * A target's connections being set up: drops those that failed or ran out of time, and lets the first proven
+     * one hold the target, closing the others.
+     */
+    private void admit()
+    {
+        if (admission.isEmpty())
+        {
+            return;
+        }
+        sendPath.reapProbes(admission);
+        for (Connection failed = admission.failed(System.nanoTime()); failed != null;
+            failed = admission.failed(System.nanoTime()))
+        {
+            drop(failed, admission.whyFailed(failed));
+        }
+        final Connection proven = admission.proven();
+        if (proven == null)
+        {
+            return;
+        }
+        admission.remove(proven);
+        for (Connection other = admission.oldest(); other != null; other = admission.oldest())
+        {
+            LOG.info("{}: closing {}: another connection was set up first", config.name(), other);
+            disconnectQuietly(other);
+            tearDown(other);
+        }
+        if (receivesOf != proven)
+        {
+            attachReceives(proven);
+        }
+        receiving = proven;
+        startSending(proven);
+    }
+
+    private void attachReceives(final Connection connection)
+    {
+        receivePath.attach(connection);
+        receivesOf = connection;
     }
 
     private void startSending(final Connection connection)
@@ -372,12 +457,15 @@ final class ChannelConnector implements Runnable
             LOG.info("{}: a new UD source replaces {}", config.name(), receiving);
             tearDown(receiving);
         }
-        else if (receiving != null || accepted != null)
+        else if (receiving != null)
         {
-            LOG.warn("{}: rejecting a connection from {}: connected to {}", config.name(), child.remoteAddress(),
-                receiving != null ? receiving : accepted);
+            refused.warn("from " + child.remoteAddress() + " while connected to " + receiving);
             reject(child, BUSY);
             return;
+        }
+        else if (admission.isFull())
+        {
+            pushOut(admission.oldest());
         }
         final Connection connection;
         try
@@ -400,14 +488,17 @@ final class ChannelConnector implements Runnable
             reject(child, null);
             return;
         }
-        receivePath.attach(connection);
+        if (receivesOf == null)
+        {
+            attachReceives(connection);
+        }
         if (qpType == QpType.UD)
         {
             receiving = connection;
         }
         else
         {
-            accepted = connection;
+            admission.add(connection, System.nanoTime());
         }
         connection.id().accept(ConnParam.of(connection.ucLocal() != null ? connection.ucLocal().encode() : null));
         tuneRnr(connection);
@@ -416,6 +507,14 @@ final class ChannelConnector implements Runnable
             LOG.info("{}: receiving datagrams from {}", config.name(), child.remoteAddress());
             listener.connectionChanged(true);
         }
+    }
+
+    /** Makes room for a new request: drops the oldest connection being set up. */
+    private void pushOut(final Connection oldest)
+    {
+        pushedOut.warn(oldest);
+        disconnectQuietly(oldest);
+        tearDown(oldest);
     }
 
     /** RC, once rdma_cm moved the QP to RTS: see {@link RnrTuning}. */
@@ -430,9 +529,10 @@ final class ChannelConnector implements Runnable
     private void onConnectFailed(final CmEvent event)
     {
         final CmId id = event.id();
-        if (accepted != null && id == accepted.id())
+        final Connection accepted = admission.find(id);
+        if (accepted != null)
         {
-            LOG.warn("{}: accepting a connection failed: {}", config.name(), event);
+            LOG.warn("{}: accepting {} failed: {}", config.name(), accepted, event);
             tearDown(accepted);
             return;
         }
@@ -499,9 +599,9 @@ final class ChannelConnector implements Runnable
      */
     private void checkDataPaths()
     {
-        final String receiveFailure = receiving != null ? receivePath.failure() : null;
+        final String receiveFailure = receivesOf != null ? receivePath.failure() : null;
         final String sendFailure = sending != null ? sendPath.failure() : null;
-        final Connection broken = receiveFailure != null ? receiving : sendFailure != null ? sending : null;
+        final Connection broken = receiveFailure != null ? receivesOf : sendFailure != null ? sending : null;
         if (broken != null)
         {
             drop(broken, receiveFailure != null ? receiveFailure : sendFailure);
@@ -578,20 +678,21 @@ final class ChannelConnector implements Runnable
     /** @return the connection of an id or a queue pair, or null. */
     private Connection find(final Object idOrQp)
     {
-        for (final Connection connection : new Connection[] {sending, receiving, requested, accepted})
+        for (final Connection connection : new Connection[] {sending, receiving, requested})
         {
             if (connection != null && (connection.id() == idOrQp || connection.qp() == idOrQp))
             {
                 return connection;
             }
         }
-        return null;
+        return admission.find(idOrQp);
     }
 
     /** @return any connection still open, or null. */
     private Connection anyConnection()
     {
-        return sending != null ? sending : receiving != null ? receiving : requested != null ? requested : accepted;
+        return sending != null ? sending : receiving != null ? receiving : requested != null ? requested :
+            admission.oldest();
     }
 
     private static void reject(final CmId child, final byte[] reason)
@@ -689,8 +790,7 @@ final class ChannelConnector implements Runnable
     private void tearDown(final Connection connection)
     {
         final boolean wasSending = connection == sending;
-        final boolean wasReceiving = connection == receiving || connection == accepted ||
-            connection == requested && qpType != QpType.UD;
+        final boolean wasReceiving = connection == receivesOf;
         if (wasSending)
         {
             sendPath.detach();
@@ -714,9 +814,10 @@ final class ChannelConnector implements Runnable
         if (wasReceiving)
         {
             receivePath.drainAfterClose();
+            receivesOf = null;
         }
+        admission.remove(connection);
         receiving = receiving == connection ? null : receiving;
-        accepted = accepted == connection ? null : accepted;
         requested = requested == connection ? null : requested;
         listener.connectionChanged(sending != null || receiving != null);
     }
@@ -732,6 +833,10 @@ final class ChannelConnector implements Runnable
         {
             connecting.close();
             connecting = null;
+        }
+        for (CmEvent held = heldRequests.pollFirst(); held != null; held = heldRequests.pollFirst())
+        {
+            reject(held.id(), null);
         }
         if (listening != null)
         {

@@ -16,6 +16,9 @@ import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;
 import org.agrona.BitUtil;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The writer's side of a channel: claims samples from the send pool, posts them as one list of SENDs per
  * call (up to out.vectorize), inline where they fit, every n-th one signaled, and gives a sample back to the
@@ -27,7 +30,8 @@ import org.agrona.BitUtil;
  * one into the CQ, signaled or not), and one in at most depth / 2 is signaled, so a completion always comes.
  * <p>
  * The writer thread calls claim, write and release; the connection manager's thread attaches and detaches
- * connections. A lock (uncontended on the hot path) keeps the two apart.
+ * connections, and takes the completions of its {@link Admission} probes, which share the CQ. A lock (uncontended
+ * on the hot path) keeps the two apart.
  */
 final class SendPath extends DataPath
 {
@@ -47,6 +51,8 @@ final class SendPath extends DataPath
     private final SendWorkRequest marker = new SendWorkRequest(1).opcode(SendOpcode.SEND).numSge(0)
         .sendFlags(SendFlags.SIGNALED);
     private final int[] inFlight;
+    /** Probe completions polled and not yet taken by the connection manager. */
+    private final List<ProbeCompletion> probes = new ArrayList<>();
     private final int mask;
     private int maxInline;
     private int sinceSignaled;
@@ -195,6 +201,25 @@ final class SendPath extends DataPath
                 throw new ChannelException(postError);
             }
             return accepted;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /** Polls the CQ (the writer may not), then hands the probe completions found to the admission. */
+    void reapProbes(final Admission admission)
+    {
+        lock.lock();
+        try
+        {
+            reap();
+            for (final ProbeCompletion probe : probes)
+            {
+                admission.completed(probe.wrId(), probe.status());
+            }
+            probes.clear();
         }
         finally
         {
@@ -384,6 +409,11 @@ final class SendPath extends DataPath
             for (int i = 0; i < polled; i++)
             {
                 final WorkCompletion wc = wcs[i];
+                if ((wc.wrId() & Admission.PROBE) != 0)
+                {
+                    probes.add(new ProbeCompletion(wc.wrId(), wc.status()));
+                    continue;
+                }
                 if (wc.wrId() == markerId)
                 {
                     // flushed after every send before it: those without a flush went out; the marker (slot -1) is
@@ -428,5 +458,9 @@ final class SendPath extends DataPath
             stats.add(Counter.DROPPED, count);
         }
         retired = upTo + 1;
+    }
+
+    private record ProbeCompletion(long wrId, WcStatus status)
+    {
     }
 }

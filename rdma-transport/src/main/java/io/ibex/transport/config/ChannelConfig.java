@@ -38,6 +38,8 @@ public final class ChannelConfig
     public static final int DEFAULT_BUFFER_SUBTRACTION = 16;
     /** Default of {@code out.resolution_timeout}, in milliseconds. */
     public static final int DEFAULT_RESOLUTION_TIMEOUT_MILLIS = 1000;
+    /** Default of {@code in.admission_timeout}. */
+    public static final Duration DEFAULT_ADMISSION_TIMEOUT = Duration.ofSeconds(3);
     /** Default of {@code out.reconnect_min_delay}. */
     public static final Duration DEFAULT_RECONNECT_MIN_DELAY = Duration.ofMillis(10);
     /** Default of {@code out.reconnect_max_delay}. */
@@ -57,6 +59,7 @@ public final class ChannelConfig
     private final int inMaxWrs;
     private final int inVectorize;
     private final int inBufferSubtraction;
+    private final Duration admissionTimeout;
     private final InetSocketAddress outAddress;
     private final int outResolutionTimeoutMillis;
     private final int outCqSize;
@@ -91,6 +94,7 @@ public final class ChannelConfig
         inMaxWrs = builder.inMaxWrs;
         inVectorize = builder.inVectorize;
         inBufferSubtraction = builder.inBufferSubtraction;
+        admissionTimeout = builder.admissionTimeout;
         outAddress = builder.outAddress;
         outResolutionTimeoutMillis = builder.outResolutionTimeoutMillis;
         outCqSize = builder.outCqSize;
@@ -180,6 +184,7 @@ public final class ChannelConfig
         builder.inMaxWrs = inMaxWrs;
         builder.inVectorize = inVectorize;
         builder.inBufferSubtraction = inBufferSubtraction;
+        builder.admissionTimeout = admissionTimeout;
         builder.outAddress = outAddress;
         builder.outResolutionTimeoutMillis = outResolutionTimeoutMillis;
         builder.outCqSize = outCqSize;
@@ -362,6 +367,15 @@ public final class ChannelConfig
         return outPeriodicSignalingSetting;
     }
 
+    /**
+     * @return how long a target gives a connection it accepted to be set up completely (rdma_cm's handshake, then
+     *         the peer's queue pair answering) before dropping it and taking another.
+     */
+    public Duration admissionTimeout()
+    {
+        return admissionTimeout;
+    }
+
     /** @return whether a source that loses its peer connects again (default true). */
     public boolean reconnect()
     {
@@ -454,7 +468,7 @@ public final class ChannelConfig
     {
         return new Object[]{
             name, mode, provider, device, pollMode, idle, signals, inAddress, inCqSize, inMaxWrs, inVectorize,
-            inBufferSubtraction, outAddress, outResolutionTimeoutMillis, outCqSize, outMaxWrs, outVectorize,
+            inBufferSubtraction, admissionTimeout, outAddress, outResolutionTimeoutMillis, outCqSize, outMaxWrs, outVectorize,
             outSendInline, outMaxInlineData, outUseFallback, outPeriodicSignalingSetting, reconnect,
             reconnectMinDelay, reconnectMaxDelay, hooks, inHooks, outHooks, checked};
     }
@@ -496,6 +510,7 @@ public final class ChannelConfig
         private int inMaxWrs = DEFAULT_MAX_WRS;
         private int inVectorize = 1;
         private int inBufferSubtraction = DEFAULT_BUFFER_SUBTRACTION;
+        private Duration admissionTimeout = DEFAULT_ADMISSION_TIMEOUT;
         private InetSocketAddress outAddress;
         private int outResolutionTimeoutMillis = DEFAULT_RESOLUTION_TIMEOUT_MILLIS;
         private int outCqSize = DEFAULT_CQ_SIZE;
@@ -693,6 +708,17 @@ public final class ChannelConfig
             return set("out.reconnect", "reconnect");
         }
 
+        /**
+         * @param timeout how long an accepted connection may take to be set up before a target drops it (default
+         *                3 s).
+         * @return this builder.
+         */
+        public Builder admissionTimeout(final Duration timeout)
+        {
+            this.admissionTimeout = timeout;
+            return set("in.admission_timeout", "admissionTimeout");
+        }
+
         /** @param delay the first delay before connecting again (default 10 ms). @return this builder. */
         public Builder reconnectMinDelay(final Duration delay)
         {
@@ -741,6 +767,7 @@ public final class ChannelConfig
             requireSet("poll_mode", pollMode);
             requireSet("idle_strategy", idle);
             requireSet("in.signals", signals);
+            requireSet("in.admission_timeout", admissionTimeout);
             requireSet("out.reconnect_min_delay", reconnectMinDelay);
             requireSet("out.reconnect_max_delay", reconnectMaxDelay);
             require("provider", provider != null && PROVIDERS.contains(provider.toLowerCase(Locale.ROOT)),
@@ -757,6 +784,7 @@ public final class ChannelConfig
             requireRange("out.vectorize", outVectorize, 1, MAX_QUEUE_SIZE);
             requireRange("out.max_inline_data", outMaxInlineData, 0, Integer.MAX_VALUE);
             requireRange("out.periodic_signaling", outPeriodicSignaling, 0, MAX_QUEUE_SIZE);
+            requirePositive("in.admission_timeout", admissionTimeout);
             requirePositive("out.reconnect_min_delay", reconnectMinDelay);
             requirePositive("out.reconnect_max_delay", reconnectMaxDelay);
             requireSet("in.address", inAddress);

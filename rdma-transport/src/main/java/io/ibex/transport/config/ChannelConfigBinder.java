@@ -81,6 +81,7 @@ final class ChannelConfigBinder
         bind(in, "max_wrs", in::int32, builder::inMaxWrs);
         bind(in, "vectorize", in::int32, builder::inVectorize);
         bind(in, "buffer_subtraction", in::int32, builder::inBufferSubtraction);
+        bind(in, "admission_timeout", millis(in), builder::admissionTimeout);
         bind(in, "hooks", in::value, builder::inHooks);
     }
 

@@ -39,6 +39,7 @@ final class ChannelConfigWriter
         writer.raw("max_wrs", config.inMaxWrs());
         writer.raw("vectorize", config.inVectorize());
         writer.raw("buffer_subtraction", config.inBufferSubtraction());
+        writer.raw("admission_timeout", config.admissionTimeout().toMillis());
         writer.raw("signals", signals(config.signals()));
         writer.raw("hooks", config.inHooks());
         writer.close();
