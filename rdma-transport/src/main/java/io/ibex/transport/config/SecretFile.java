@@ -87,7 +87,7 @@ public final class SecretFile
             Arrays.fill(bytes, (byte)0);
             throw new ConfigException(location, named + " holds " + length + " bytes of secret" +
                 (newline > 0 ? " (without its trailing newline)" : "") + ", fewer than " + MIN_BYTES +
-                ": make one with head -c 32 /dev/urandom > " + path + " && chmod 600 " + path);
+                ": make one with (umask 077; head -c 32 /dev/urandom > " + path + ")");
         }
         final byte[] secret = Arrays.copyOf(bytes, length);
         Arrays.fill(bytes, (byte)0);

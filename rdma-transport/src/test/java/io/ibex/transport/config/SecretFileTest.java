@@ -62,12 +62,12 @@ class SecretFileTest
         final Path empty = secret("e", "", "rw-------");
 
         assertEquals("test: secret_file " + shortFile + " holds 15 bytes of secret, fewer than 16: make one with " +
-            "head -c 32 /dev/urandom > " + shortFile + " && chmod 600 " + shortFile, error(shortFile));
+            "(umask 077; head -c 32 /dev/urandom > " + shortFile + ")", error(shortFile));
         assertEquals("test: secret_file " + shortLine + " holds 15 bytes of secret (without its trailing newline), " +
-            "fewer than 16: make one with head -c 32 /dev/urandom > " + shortLine + " && chmod 600 " + shortLine,
+            "fewer than 16: make one with (umask 077; head -c 32 /dev/urandom > " + shortLine + ")",
             error(shortLine));
         assertEquals("test: secret_file " + empty + " holds 0 bytes of secret, fewer than 16: make one with " +
-            "head -c 32 /dev/urandom > " + empty + " && chmod 600 " + empty, error(empty));
+            "(umask 077; head -c 32 /dev/urandom > " + empty + ")", error(empty));
         assertEquals(16, SecretFile.read(secret("16", "0123456789abcdef\r\n", "rw-------"), WHERE).length);
     }
 
