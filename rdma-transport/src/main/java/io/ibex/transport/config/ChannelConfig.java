@@ -15,10 +15,11 @@ import java.util.Map;
 /**
  * The immutable, validated config of one channel: every option of VILLASnode's {@code infiniband} node-type with
  * its defaults, plus ibex's own ({@code provider}, {@code device}, {@code poll_mode}, {@code idle_strategy},
- * reconnection). Built by {@link #builder()}, from a config tree by {@link #fromGroup(String, ConfigGroup)}, or
- * from a file by {@link #read(Path, String)}; each checks every value on its own and fails with a
- * {@link ConfigException} naming the key, the value and where it was set. {@link #check()} then applies the C
- * node-type's check() rules, which weigh settings against each other (docs/config.md lists them all).
+ * {@code secret_file}, reconnection). Built by {@link #builder()}, from a config tree by
+ * {@link #fromGroup(String, ConfigGroup)}, or from a file by {@link #read(Path, String)}; each checks every value on
+ * its own and fails with a {@link ConfigException} naming the key, the value and where it was set. {@link #check()}
+ * then applies the C node-type's check() rules, which weigh settings against each other (docs/config.md lists them
+ * all).
  *
  * <p>Two configs are equal when their settings are, wherever they were written; warnings are not compared.
  */
@@ -53,6 +54,7 @@ public final class ChannelConfig
     private final String device;
     private final PollMode pollMode;
     private final IdleKind idle;
+    private final Path secretFile;
     private final SignalList signals;
     private final InetSocketAddress inAddress;
     private final int inCqSize;
@@ -88,6 +90,7 @@ public final class ChannelConfig
         device = builder.device;
         pollMode = builder.pollMode;
         idle = builder.idle;
+        secretFile = builder.secretFile;
         signals = builder.signals;
         inAddress = builder.inAddress;
         inCqSize = builder.inCqSize;
@@ -151,7 +154,8 @@ public final class ChannelConfig
 
     /**
      * Applies the C node-type's check() rules: errors when settings contradict each other, {@code max_wrs} rounded
-     * up to a power of two, warnings in {@link #warnings()}.
+     * up to a power of two, warnings in {@link #warnings()}; and reads {@code secret_file}, if set, to check it
+     * ({@link SecretFile}).
      *
      * @return the checked config ({@code this} if it was checked already).
      * @throws ConfigException naming the rule, the keys, their values and where they were set.
@@ -178,6 +182,7 @@ public final class ChannelConfig
         builder.device = device;
         builder.pollMode = pollMode;
         builder.idle = idle;
+        builder.secretFile = secretFile;
         builder.signals = signals;
         builder.inAddress = inAddress;
         builder.inCqSize = inCqSize;
@@ -238,6 +243,15 @@ public final class ChannelConfig
     public IdleKind idle()
     {
         return idle;
+    }
+
+    /**
+     * @return the file of the secret both ends of a connection must prove they know ({@code secret_file}), as set
+     *     (relative to the working directory if relative), or null to connect without authentication (default).
+     */
+    public Path secretFile()
+    {
+        return secretFile;
     }
 
     /** @return the signals of the samples (default 64 floats). */
@@ -467,9 +481,10 @@ public final class ChannelConfig
     private Object[] settings()
     {
         return new Object[]{
-            name, mode, provider, device, pollMode, idle, signals, inAddress, inCqSize, inMaxWrs, inVectorize,
-            inBufferSubtraction, admissionTimeout, outAddress, outResolutionTimeoutMillis, outCqSize, outMaxWrs, outVectorize,
-            outSendInline, outMaxInlineData, outUseFallback, outPeriodicSignalingSetting, reconnect,
+            name, mode, provider, device, pollMode, idle, secretFile, signals, inAddress, inCqSize, inMaxWrs,
+            inVectorize, inBufferSubtraction, admissionTimeout, outAddress, outResolutionTimeoutMillis, outCqSize,
+            outMaxWrs, outVectorize, outSendInline, outMaxInlineData, outUseFallback, outPeriodicSignalingSetting,
+            reconnect,
             reconnectMinDelay, reconnectMaxDelay, hooks, inHooks, outHooks, checked};
     }
 
@@ -504,6 +519,7 @@ public final class ChannelConfig
         private String device;
         private PollMode pollMode = PollMode.BUSY;
         private IdleKind idle = IdleKind.YIELDING;
+        private Path secretFile;
         private SignalList signals = SignalList.DEFAULT;
         private InetSocketAddress inAddress;
         private int inCqSize = DEFAULT_CQ_SIZE;
@@ -574,6 +590,17 @@ public final class ChannelConfig
         {
             this.idle = idle;
             return set("idle_strategy", "idle");
+        }
+
+        /**
+         * @param secretFile the shared-secret file that authenticates connections both ways, or null for none
+         *                   (default); {@link ChannelConfig#check()} reads and checks it.
+         * @return this builder.
+         */
+        public Builder secretFile(final Path secretFile)
+        {
+            this.secretFile = secretFile;
+            return set(SecretFile.KEY, "secretFile");
         }
 
         /** @param signals the signals of the samples (default 64 floats). @return this builder. */
@@ -774,6 +801,8 @@ public final class ChannelConfig
                 origin("provider").describe(quoted(provider)) + " is not one of " + String.join(", ", PROVIDERS));
             provider = provider.toLowerCase(Locale.ROOT);
             require("device", device == null || !device.isEmpty(), "device must not be empty (leave it out for any)");
+            require(SecretFile.KEY, secretFile == null || !secretFile.toString().isEmpty(),
+                "secret_file must not be empty (leave it out to connect without authentication)");
             requireRange("in.cq_size", inCqSize, 1, MAX_QUEUE_SIZE);
             requireRange("in.max_wrs", inMaxWrs, 1, MAX_QUEUE_SIZE);
             requireRange("in.vectorize", inVectorize, 1, MAX_QUEUE_SIZE);

@@ -1,6 +1,7 @@
 package io.ibex.transport.config;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -67,6 +68,7 @@ final class ChannelConfigBinder
         bind(node, "device", node::string, builder::device);
         bind(node, "poll_mode", choice(node, PollMode::fromConfigName), builder::pollMode);
         bind(node, "idle_strategy", choice(node, IdleKind::fromConfigName), builder::idle);
+        bind(node, SecretFile.KEY, choice(node, Path::of), builder::secretFile);
         bind(node, "hooks", node::value, builder::hooks);
         final GroupBinder in = node.group("in");
         bindIn(in);

@@ -1,10 +1,11 @@
 package io.ibex.transport.config;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * The C node-type's check() rules (ib_check in VILLASnode's infiniband.c), plus ibex's own on reconnection and on
- * keys that VILLASnode reads otherwise.
+ * The C node-type's check() rules (ib_check in VILLASnode's infiniband.c), plus ibex's own on reconnection, on
+ * keys that VILLASnode reads otherwise, and on the secret file ({@link SecretFile}).
  * Errors and warnings start at the location of the first key involved that the config set.
  */
 final class ChannelConfigChecks
@@ -91,6 +92,11 @@ final class ChannelConfigChecks
             throw new ConfigException(locate(minDelay, maxDelay),
                 minDelay.describe(config.reconnectMinDelay().toMillis() + " ms") + " must not exceed " +
                 maxDelay.describe(config.reconnectMaxDelay().toMillis() + " ms"));
+        }
+        final byte[] secret = SecretFile.read(config);
+        if (secret != null)
+        {
+            Arrays.fill(secret, (byte)0); // read to check it; the channel reads it again when it opens
         }
     }
 

@@ -32,6 +32,7 @@ final class ChannelConfigWriter
         writer.setting("device", config.device());
         writer.setting("poll_mode", config.pollMode().configName());
         writer.setting("idle_strategy", config.idle().configName());
+        writer.setting(SecretFile.KEY, config.secretFile() == null ? null : config.secretFile().toString());
         writer.raw("hooks", config.hooks());
         writer.open("in");
         writer.setting("address", address(config.inAddress()));

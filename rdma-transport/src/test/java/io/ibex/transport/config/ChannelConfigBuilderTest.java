@@ -4,6 +4,7 @@ import io.ibex.transport.sample.SignalList;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 
@@ -60,6 +61,8 @@ class ChannelConfigBuilderTest
         assertEquals("ChannelConfig.builder().device: device must not be empty (leave it out for any)",
             error(b -> b.device("")));
         assertEquals("ChannelConfig.builder().name: name must not be empty", error(b -> b.name("")));
+        assertEquals("ChannelConfig.builder().secretFile: secret_file must not be empty (leave it out to connect " +
+            "without authentication)", error(b -> b.secretFile(Path.of(""))));
         assertEquals("ChannelConfig.builder().mode: rdma_transport_mode must not be null", error(b -> b.mode(null)));
         assertEquals("ChannelConfig.builder().pollMode: poll_mode must not be null", error(b -> b.pollMode(null)));
         assertEquals("ChannelConfig.builder().idle: idle_strategy must not be null", error(b -> b.idle(null)));

@@ -112,7 +112,8 @@ class ChannelConfigTest
     {
         final ChannelConfig config = bind("""
             type = "infiniband"; rdma_transport_mode = "ud"; provider = "Soft"; device = "rxe0";
-            poll_mode = "EVENT"; idle_strategy = "busy-spin"; hooks = ( { type = "stats" } );
+            poll_mode = "EVENT"; idle_strategy = "busy-spin"; secret_file = "/etc/ibex/secret";
+            hooks = ( { type = "stats" } );
             in = { address = "[::1]:7000"; cq_size = 512; max_wrs = 256; vectorize = 4; buffer_subtraction = 8;
                    signals = "2f1i"; hooks = ( ) };
             out = { address = "localhost:7001"; resolution_timeout = 250; cq_size = 64; max_wrs = 32; vectorize = 2;
@@ -121,7 +122,7 @@ class ChannelConfigTest
             """);
 
         assertEquals(ChannelConfig.builder().name("n").mode(TransportMode.UD).provider("soft").device("rxe0")
-            .pollMode(PollMode.EVENT).idle(IdleKind.BUSY_SPIN)
+            .pollMode(PollMode.EVENT).idle(IdleKind.BUSY_SPIN).secretFile(Path.of("/etc/ibex/secret"))
             .hooks(new ConfigList(List.of(group("type", scalar("stats"))), ConfigLocation.of("test")))
             .inAddress("[::1]:7000").inCqSize(512).inMaxWrs(256).inVectorize(4).inBufferSubtraction(8)
             .signals(SignalList.parseFormat("2f1i")).inHooks(new ConfigList(List.of(), ConfigLocation.of("test")))
@@ -161,7 +162,7 @@ class ChannelConfigTest
     {
         final ChannelConfig original = ChannelConfig.read(LibconfigReaderTest.SEED, "ib_node_target").toBuilder()
             .device("mlx5_0").signals(new SignalList(List.of(new Signal("a \"q\"", "V", SignalType.BOOLEAN, 1))))
-            .outAddress("[::1]:9").build();
+            .outAddress("[::1]:9").secretFile(Path.of("secret \"1\"")).build();
 
         final ConfigGroup written = LibconfigReader.parse(original.toString(), "written.conf");
 
