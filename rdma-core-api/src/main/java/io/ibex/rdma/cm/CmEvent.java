@@ -23,6 +23,10 @@ public record CmEvent(CmEventType type, CmId id, CmId listenId, int status, byte
     public static final int REJ_STALE_CONN = 10;
     /** IB CM reject reason of {@code rdma_reject}: the peer's application refused. */
     public static final int REJ_CONSUMER_DEFINED = 28;
+    /** UNREACHABLE status of a UD (SIDR) request: no listener for the service id. */
+    public static final int SIDR_UNSUPPORTED = 1;
+    /** UNREACHABLE status of a UD (SIDR) request: the peer rejected it (rdma_reject). */
+    public static final int SIDR_REJECT = 2;
     private static final byte[] NONE = new byte[0];
 
     /**
@@ -56,7 +60,12 @@ public record CmEvent(CmEventType type, CmId id, CmId listenId, int status, byte
                 case REJ_CONSUMER_DEFINED -> "the peer rejected the connection";
                 default -> null;
             };
-            case UNREACHABLE -> "the peer did not answer, or nothing listens on that port";
+            case UNREACHABLE -> switch (status)
+            {
+                case SIDR_UNSUPPORTED -> "nothing listens on that port";
+                case SIDR_REJECT -> "the peer rejected the request";
+                default -> "the peer did not answer, or nothing listens on that port";
+            };
             case ADDR_ERROR, ROUTE_ERROR -> "no RDMA device reaches that address";
             default -> null;
         };

@@ -21,12 +21,14 @@ import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;
+import org.agrona.concurrent.SystemEpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  * out.address and connects, a target listens on in.address and accepts; established connections are attached
  * to the send and receive paths, lost ones detached and torn down. Beyond the C code: receives are posted
  * before a connection is accepted or requested, a target admits a connection only once it is set up completely
- * ({@link Admission}), a source that loses its peer (or cannot reach it, without fallback) tries again with
+ * ({@link Admission}), with a secret_file both ends prove they know the secret ({@link ConnectProof}), a source that loses its peer (or cannot reach it, without fallback) tries again with
  * exponential back-off, and a UD source also listens so datagrams flow both ways.
  * <p>
  * Every CM object is touched by this thread only; the data paths see connections through attach and detach.
@@ -52,6 +54,8 @@ final class ChannelConnector implements Runnable
     private static final int MAX_HELD_REQUESTS = 64;
     /** How long a torn-down connection's sends may take to complete in ERR (rxe flushes asynchronously). */
     private static final long FLUSH_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** How the rejection of a source that did not prove the secret starts, before the reason. */
+    static final String NOT_AUTHENTICATED = "not authenticated: ";
     private static final byte[] BUSY = (ConnectFailure.IBEX_TEXT + "this target is connected to another source").getBytes(
         StandardCharsets.US_ASCII);
 
@@ -88,6 +92,13 @@ final class ChannelConnector implements Runnable
     private final Admission admission;
     private final ArrayDeque<CmEvent> heldRequests = new ArrayDeque<>();
     private final ThrottledWarning refused;
+    private final ThrottledWarning unproven;
+    /** Proves the shared secret both ways in rdma_cm's private data; null without secret_file. */
+    private final ConnectProof proof;
+    /** Where the proof goes in the private data: after the UC endpoint on UC. */
+    private final int proofOffset;
+    /** The private data of the connect in flight, whose proof the target's reply must answer. */
+    private byte[] requestData;
     private final ThrottledWarning pushedOut;
     private Connection requested;
     private Connection sending;
@@ -117,6 +128,11 @@ final class ChannelConnector implements Runnable
         this.admission = new Admission(config.admissionTimeout().toNanos());
         this.refused = new ThrottledWarning(LOG, config.name(), "rejecting a connection request ({}): this " +
             "target is connected to another source");
+        this.unproven = new ThrottledWarning(LOG, config.name(), "rejecting a connection request ({}): it did " +
+            "not prove it knows the secret of secret_file");
+        final SharedSecret secret = SharedSecret.of(config);
+        this.proof = secret != null ? new ConnectProof(secret, SystemEpochClock.INSTANCE) : null;
+        this.proofOffset = qpType == QpType.UC ? UcEndpoint.LENGTH : 0;
         this.pushedOut = new ThrottledWarning(LOG, config.name(), "more than " + Admission.SLOTS + " connections " +
             "were being set up at once, so the oldest made room for a newer request (the latest: {}); a flood of " +
             "half-open connections looks like this");
@@ -357,7 +373,26 @@ final class ChannelConnector implements Runnable
         {
             attachReceives(requested);
         }
-        id.connect(ConnParam.of(requested.ucLocal() != null ? requested.ucLocal().encode() : null));
+        requestData = withProof(requested.ucLocal(), ConnectProofDescriptor.REQUEST_LENGTH);
+        if (proof != null)
+        {
+            proof.writeRequest(config.outAddress(), requestData, proofOffset);
+        }
+        id.connect(ConnParam.of(requestData));
+    }
+
+    /**
+     * @return the private data of a connect or an accept: the UC endpoint (UC), then room for a proof of this
+     *     length when there is a secret; null if that is nothing.
+     */
+    private byte[] withProof(final UcEndpoint ucLocal, final int proofLength)
+    {
+        final byte[] endpoint = ucLocal != null ? ucLocal.encode() : null;
+        if (proof == null)
+        {
+            return endpoint;
+        }
+        return Arrays.copyOf(endpoint != null ? endpoint : new byte[0], proofOffset + proofLength);
     }
 
     private void onEstablished(final CmEvent event)
@@ -367,6 +402,16 @@ final class ChannelConnector implements Runnable
             final Connection connection = requested;
             requested = null;
             connecting = null;
+            final String unprovenTarget = proof != null ?
+                proof.checkReply(requestData, proofOffset, event.privateData(), proofOffset) : null;
+            if (unprovenTarget != null)
+            {
+                LOG.warn("{}: dropping {}: {}", config.name(), connection, unprovenTarget);
+                disconnectQuietly(connection);
+                tearDown(connection);
+                connectFailed(unprovenTarget);
+                return;
+            }
             if (qpType == QpType.UD)
             {
                 connection.datagramPeer(pd.createAh(event.ud().ahAttr()), event.ud().qpNum(), event.ud().qkey());
@@ -452,6 +497,15 @@ final class ChannelConnector implements Runnable
     private void onConnectRequest(final CmEvent event)
     {
         final CmId child = event.id();
+        final String unprovenSource = proof != null ?
+            proof.checkRequest(child.localAddress(), event.privateData(), proofOffset) : null;
+        if (unprovenSource != null)
+        {
+            unproven.warn("from " + child.remoteAddress() + ": " + unprovenSource);
+            reject(child, (ConnectFailure.IBEX_TEXT + NOT_AUTHENTICATED + unprovenSource).getBytes(
+                StandardCharsets.US_ASCII));
+            return;
+        }
         if (qpType == QpType.UD && receiving != null)
         {
             LOG.info("{}: a new UD source replaces {}", config.name(), receiving);
@@ -500,7 +554,12 @@ final class ChannelConnector implements Runnable
         {
             admission.add(connection, System.nanoTime());
         }
-        connection.id().accept(ConnParam.of(connection.ucLocal() != null ? connection.ucLocal().encode() : null));
+        final byte[] reply = withProof(connection.ucLocal(), ConnectProofDescriptor.REPLY_LENGTH);
+        if (proof != null)
+        {
+            proof.writeReply(event.privateData(), proofOffset, reply, proofOffset);
+        }
+        connection.id().accept(ConnParam.of(reply));
         tuneRnr(connection);
         if (qpType == QpType.UD)
         {

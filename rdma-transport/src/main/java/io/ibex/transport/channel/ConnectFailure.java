@@ -28,7 +28,9 @@ final class ConnectFailure
         {
             return event.type().toString();
         }
-        final String ibex = event.type() == CmEventType.REJECTED ? ibexText(event.privateData()) : null;
+        final boolean rejected = event.type() == CmEventType.REJECTED ||
+            event.type() == CmEventType.UNREACHABLE && event.status() == CmEvent.SIDR_REJECT;
+        final String ibex = rejected ? ibexText(event.privateData()) : null;
         final String why = ibex != null ? ibex : event.failureText();
         return event.type() + " (status " + event.status() + (why != null ? ": " + why : "") + ")";
     }

@@ -40,7 +40,7 @@ public final class ChannelConfig
     /** Default of {@code out.resolution_timeout}, in milliseconds. */
     public static final int DEFAULT_RESOLUTION_TIMEOUT_MILLIS = 1000;
     /** Default of {@code in.admission_timeout}. */
-    public static final Duration DEFAULT_ADMISSION_TIMEOUT = Duration.ofSeconds(3);
+    public static final Duration DEFAULT_ADMISSION_TIMEOUT = Duration.ofSeconds(10);
     /** Default of {@code out.reconnect_min_delay}. */
     public static final Duration DEFAULT_RECONNECT_MIN_DELAY = Duration.ofMillis(10);
     /** Default of {@code out.reconnect_max_delay}. */
@@ -737,7 +737,7 @@ public final class ChannelConfig
 
         /**
          * @param timeout how long an accepted connection may take to be set up before a target drops it (default
-         *                3 s).
+         *                10 s).
          * @return this builder.
          */
         public Builder admissionTimeout(final Duration timeout)

@@ -1,0 +1,146 @@
+package io.ibex.transport.channel;
+
+import io.ibex.transport.config.ChannelConfig;
+import io.ibex.transport.config.TransportMode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import static io.ibex.transport.channel.ChannelPair.receive;
+import static io.ibex.transport.channel.ChannelPair.send;
+import static io.ibex.transport.channel.TestChannels.WAIT_MILLIS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * secret_file: a target accepts only a source that proves it knows the secret, and a source only a target that
+ * does, in every transport mode; on both providers (the disni one over rxe in the Soft-RoCE guest).
+ */
+@ExtendWith(NoLeaks.class)
+class ChannelAuthenticationTest
+{
+    private final int targetPort = TestChannels.freePort();
+    private final int sourcePort = TestChannels.freePort();
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @EnumSource(TransportMode.class)
+    void endsThatShareTheSecretConnect(final TransportMode mode) throws Exception
+    {
+        final Path secret = secret("shared", "0123456789abcdef0123456789abcdef");
+        try (ChannelPair pair = new ChannelPair(target(mode, c -> c.secretFile(secret)),
+            source(mode, c -> c.secretFile(secret))))
+        {
+            if (mode == TransportMode.UD)
+            {
+                awaitPosted(pair.target);
+            }
+            send(pair.source, 0, 20);
+            receive(pair.target, 0, 20);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TransportMode.class)
+    void aTargetWithASecretRejectsASourceWithout(final TransportMode mode) throws Exception
+    {
+        final Path secret = secret("target", "0123456789abcdef0123456789abcdef");
+        try (SampleChannel target = SampleChannel.open(target(mode, c -> c.secretFile(secret)));
+            SampleChannel source = SampleChannel.open(source(mode, c -> c.reconnect(false).outUseFallback(false))))
+        {
+            awaitFailure(source);
+            assertTrue(source.failure().endsWith(rejected(mode) + ": " + ChannelConnector.NOT_AUTHENTICATED +
+                ConnectProof.NO_PROOF + ")"), source.failure());
+            assertEquals(ChannelState.STARTED, target.state(), "the target connected to nobody");
+        }
+    }
+
+    @Test
+    void aSourceWithAnotherSecretIsRejected() throws Exception
+    {
+        final Path mine = secret("target", "0123456789abcdef0123456789abcdef");
+        final Path theirs = secret("source", "0123456789abcdef0123456789abcdeX");
+        try (SampleChannel target = SampleChannel.open(target(TransportMode.RC, c -> c.secretFile(mine)));
+            SampleChannel source = SampleChannel.open(source(TransportMode.RC,
+                c -> c.secretFile(theirs).reconnect(false).outUseFallback(false))))
+        {
+            awaitFailure(source);
+            assertTrue(source.failure().endsWith("REJECTED (status 28: " + ChannelConnector.NOT_AUTHENTICATED +
+                ConnectProof.WRONG_PROOF + ")"), source.failure());
+            assertEquals(ChannelState.STARTED, target.state(), "the target connected to nobody");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = TransportMode.class, names = {"RC", "UD"})
+    void aSourceWithASecretLeavesATargetThatCannotProveIt(final TransportMode mode) throws Exception
+    {
+        final Path secret = secret("source", "0123456789abcdef0123456789abcdef");
+        try (SampleChannel target = SampleChannel.open(target(mode, c -> { }));
+            SampleChannel source = SampleChannel.open(source(mode,
+                c -> c.secretFile(secret).reconnect(false).outUseFallback(false))))
+        {
+            awaitFailure(source);
+            assertTrue(source.failure().endsWith("failed: " + ConnectProof.NO_TARGET_PROOF), source.failure());
+        }
+    }
+
+    /** UD: the target is CONNECTED once it accepted the source's SIDR request; receives then go up. */
+    private static void awaitPosted(final SampleChannel channel) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+        while (channel.stats().get(io.ibex.transport.stats.Counter.POSTED_RECEIVES) == 0)
+        {
+            assertTrue(System.nanoTime() < deadline, channel + " never accepted its source");
+            Thread.sleep(5);
+        }
+    }
+
+    /**
+     * How rdma_cm tells a source it was rejected: REJECTED with the IB CM's consumer reject (28) for a connection,
+     * UNREACHABLE with SIDR's REJECT (2) for UD.
+     */
+    private static String rejected(final TransportMode mode)
+    {
+        return mode == TransportMode.UD ? "UNREACHABLE (status 2" : "REJECTED (status 28";
+    }
+
+    private Path secret(final String name, final String text) throws IOException
+    {
+        final Path file = dir.resolve(name);
+        Files.writeString(file, text + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        return file;
+    }
+
+    private ChannelConfig target(final TransportMode mode, final Consumer<ChannelConfig.Builder> tweak)
+    {
+        return TestChannels.target("target", mode, targetPort, tweak);
+    }
+
+    private ChannelConfig source(final TransportMode mode, final Consumer<ChannelConfig.Builder> tweak)
+    {
+        return TestChannels.source("source", mode, sourcePort, targetPort, tweak);
+    }
+
+    private static void awaitFailure(final SampleChannel channel) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+        while (channel.failure() == null && System.nanoTime() < deadline)
+        {
+            Thread.sleep(10);
+        }
+        assertNotNull(channel.failure(), channel + " reports its failure");
+    }
+}
