@@ -10,6 +10,9 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -20,15 +23,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 24's first attack, on the soft provider: raw-socket clients of the connection manager that complete the
  * handshake and never open the data link ({@link CmSquatter}) must not keep a real source out of a target beyond
- * in.admission_timeout, one at a time or as a flood.
+ * in.admission_timeout, one at a time or as a flood; with a secret_file they are refused at their REQ.
  */
 @Timeout(60)
 class SquatterAdmissionTest
@@ -52,6 +57,25 @@ class SquatterAdmissionTest
             assertFalse(squatter.awaitDropped(ADMISSION.toMillis() / 2), "dropped before its time ran out");
             assertTrue(squatter.awaitDropped(ADMISSION.toMillis() + 2_000),
                 "the target still holds a connection whose link never opened");
+        }
+    }
+
+    @Test
+    void withASecretASquatterIsRejectedBeforeItHasAQueuePair(@TempDir final Path dir) throws Exception
+    {
+        final Path secret = dir.resolve("secret");
+        Files.writeString(secret, "0123456789abcdef0123456789abcdef");
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
+        final int port = freePort();
+        try (SampleChannel target = SampleChannel.open(target(port).toBuilder().secretFile(secret).build()))
+        {
+            final IOException refused = assertThrows(IOException.class, () -> new CmSquatter(loopback(port)).close());
+            assertTrue(refused.getMessage().endsWith("type " + CmMessageDescriptor.TYPE_REJ + ", not a REP"),
+                refused.getMessage());
+            try (SampleChannel source = SampleChannel.open(source(port).toBuilder().secretFile(secret).build()))
+            {
+                deliver(source, target);
+            }
         }
     }
 
