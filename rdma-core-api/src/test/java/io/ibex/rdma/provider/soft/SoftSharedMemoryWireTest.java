@@ -19,6 +19,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -285,6 +286,10 @@ class SoftSharedMemoryWireTest extends SoftWireContract
             hello.getInt(SoftFrameDescriptor.HELLO_FLAGS_OFFSET));
         assertEquals(BOOT_ID[1], hello.getLong(SoftFrameDescriptor.HELLO_BOOT_ID_OFFSET + Long.BYTES));
         assertEquals(0, connector.write(ByteBuffer.allocateDirect(8)), "nothing is sent before the answer");
+        final Path offeredFile = directory.resolve(SoftSharedMemoryDescriptor.fileName(ProcessHandle.current().pid(),
+            hello.getLong(SoftFrameDescriptor.HELLO_LINK_OFFSET)));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(offeredFile)),
+            "no other user may open the link's file while it waits for its answer");
     }
 
     private void answer(final int answer) throws IOException
