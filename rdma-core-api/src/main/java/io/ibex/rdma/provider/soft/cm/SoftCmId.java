@@ -546,8 +546,11 @@ final class SoftCmId implements CmId
         switch (state)
         {
             case CONNECTING:
-            case ACCEPTED:
                 fail(CmEventType.UNREACHABLE, -VerbsException.ETIMEDOUT, null);
+                break;
+            case REQUEST_RECEIVED:
+            case ACCEPTED:
+                rejected(CmEvent.REJ_TIMEOUT, null); // the requester gave up on its request: accept or reject gets EINVAL
                 break;
             case ESTABLISHED:
                 if (portSpace.qpType() != QpType.UD)
@@ -560,7 +563,7 @@ final class SoftCmId implements CmId
                 disconnected(0);
                 break;
             default:
-                break; // REQUEST_RECEIVED: accept finds no connection and reports UNREACHABLE
+                break;
         }
     }
 
