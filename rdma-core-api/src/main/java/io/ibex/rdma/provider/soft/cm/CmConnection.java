@@ -137,7 +137,7 @@ final class CmConnection
         int read;
         do
         {
-            read = socket.read(inBuffer); // until none is left, so a frame the peer sent before it left knows it
+            read = socket.read(inBuffer); // to the end of what arrived, so that a stale REQ is known by ended()
         }
         while (read > 0 && inBuffer.hasRemaining());
         ended = read < 0;

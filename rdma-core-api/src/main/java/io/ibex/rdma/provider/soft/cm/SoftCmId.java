@@ -550,7 +550,8 @@ final class SoftCmId implements CmId
                 break;
             case REQUEST_RECEIVED:
             case ACCEPTED:
-                rejected(CmEvent.REJ_TIMEOUT, null); // the requester gave up on its request: accept or reject gets EINVAL
+                // the requester gave up on its request (or died): an accept or reject from now on gets EINVAL
+                rejected(CmEvent.REJ_TIMEOUT, null);
                 break;
             case ESTABLISHED:
                 if (portSpace.qpType() != QpType.UD)
