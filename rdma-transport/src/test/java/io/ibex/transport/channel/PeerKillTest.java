@@ -147,15 +147,16 @@ class PeerKillTest
     /** Waits for a connection with a peer process, which may be slow to answer while its JVM warms up. */
     private static void awaitConnectedToPeer(final SampleChannel channel) throws InterruptedException
     {
-        assertTrue(channel.awaitConnected(PeerProcess.START_WAIT_MILLIS, TimeUnit.MILLISECONDS), channel + " did not connect");
+        assertTrue(channel.awaitConnected(PeerProcess.START_WAIT_MILLIS, TimeUnit.MILLISECONDS),
+            channel + " did not connect");
     }
 
     /**
      * Kills the peer and keeps the survivor's data path going until it leaves CONNECTED: within the 2 s of the
      * contract, and with no write or read blocking that long.
      */
-    private static void killAndAwaitDetection(final PeerProcess peer, final SampleChannel survivor, final TimedStep data)
-        throws InterruptedException
+    private static void killAndAwaitDetection(final PeerProcess peer, final SampleChannel survivor,
+        final TimedStep data) throws InterruptedException
     {
         final long killed = peer.kill();
         data.longestNanos = 0; // from the kill on: a slow step while streaming (JIT, GC, a loaded guest) is no hang
