@@ -21,11 +21,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The pause policy (docs/soft-provider.md, "A paused peer"): a target whose JVM is stopped (SIGSTOP) mid-stream
- * for less than the RC bound, (retry_cnt + 1) periods of max(4.096 us * 2^timeout, 1 s), 8 s with the channel's
- * settings, keeps its link and loses nothing; one stopped for longer loses its link, the source reconnects, the
- * target takes none of the requests that went stale meanwhile, and every sample the source counted sent was read or
- * counted dropped. The soft provider's: an HCA's timers run in the HCA, which SIGSTOP does not stop.
+ * The pause policy (docs/soft-provider.md, "A paused peer"), on one connection: a target whose JVM is stopped
+ * (SIGSTOP) mid-stream for less than the RC bound, (retry_cnt + 1) periods of max(4.096 us * 2^timeout, 1 s), 8 s
+ * with the channel's settings, keeps its link and loses nothing; stopped again for longer, it loses its link, the
+ * source reconnects, the target takes none of the requests that went stale meanwhile, and every sample the source
+ * counted sent was read or counted dropped. The soft provider's: an HCA's timers run on while its process is stopped.
  */
 @ExtendWith(NoLeaks.class)
 @Timeout(120)
