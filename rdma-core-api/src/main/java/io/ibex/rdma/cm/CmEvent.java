@@ -17,6 +17,11 @@ package io.ibex.rdma.cm;
 public record CmEvent(CmEventType type, CmId id, CmId listenId, int status, byte[] privateData, int remoteQpNum,
     UdParams ud)
 {
+    /**
+     * IB CM reject reason: the other side gave up on the handshake (a requester whose REQ went unanswered too
+     * long; the passive side hears it for a request it had taken).
+     */
+    public static final int REJ_TIMEOUT = 4;
     /** IB CM reject reason: nothing listens on the request's service ID (its port) on that device. */
     public static final int REJ_INVALID_SERVICE_ID = 8;
     /** IB CM reject reason: the peer still holds an earlier connection of the requesting queue pair. */
@@ -55,6 +60,7 @@ public record CmEvent(CmEventType type, CmId id, CmId listenId, int status, byte
         {
             case REJECTED -> switch (status)
             {
+                case REJ_TIMEOUT -> "the other side gave up on the handshake";
                 case REJ_INVALID_SERVICE_ID -> "nothing listens on that port";
                 case REJ_STALE_CONN -> "the peer still holds an earlier connection of this queue pair";
                 case REJ_CONSUMER_DEFINED -> "the peer rejected the connection";

@@ -316,7 +316,15 @@ final class ChannelConnector implements Runnable
         {
             final Connection broken = event.id() != null ? find(event.id()) : null;
             final boolean ours = event.id() == connecting || broken != null && broken.outgoing();
-            LOG.warn("{}: handling {} failed: {}", config.name(), event, ex.getMessage());
+            if (sourceGaveUp(event, ex))
+            {
+                LOG.info("{}: the source gave up on its request from {}: {}", config.name(),
+                    event.id().remoteAddress(), ex.getMessage());
+            }
+            else
+            {
+                LOG.warn("{}: handling {} failed: {}", config.name(), event, ex.getMessage());
+            }
             if (broken != null)
             {
                 tearDown(broken);
@@ -331,6 +339,16 @@ final class ChannelConnector implements Runnable
                 event.id().close();
             }
         }
+    }
+
+    /**
+     * @return whether accepting or rejecting a request failed as it does once its source gave up on it (EINVAL: the
+     *     id holds no request any more; its REJECTED event, reason REJ_TIMEOUT, follows).
+     */
+    private static boolean sourceGaveUp(final CmEvent event, final RuntimeException ex)
+    {
+        return event.type() == CmEventType.CONNECT_REQUEST && ex instanceof VerbsException verbs &&
+            verbs.errno() == VerbsException.EINVAL;
     }
 
     private void handle(final CmEvent event)
@@ -591,7 +609,14 @@ final class ChannelConnector implements Runnable
         final Connection accepted = admission.find(id);
         if (accepted != null)
         {
-            LOG.warn("{}: accepting {} failed: {}", config.name(), accepted, event);
+            if (event.type() == CmEventType.REJECTED && event.status() == CmEvent.REJ_TIMEOUT)
+            {
+                LOG.info("{}: the source of {} gave up on its request", config.name(), accepted);
+            }
+            else
+            {
+                LOG.warn("{}: accepting {} failed: {}", config.name(), accepted, event);
+            }
             tearDown(accepted);
             return;
         }

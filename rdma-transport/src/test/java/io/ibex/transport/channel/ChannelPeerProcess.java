@@ -9,7 +9,8 @@ import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The other process of {@link PeerKillTest}: a channel in a JVM of its own, to be killed with SIGKILL. Arguments:
+ * The other process of {@link PeerKillTest} and {@link PeerPauseTest} ({@link PeerProcess}): a channel in a JVM of
+ * its own, to be killed (SIGKILL) or paused (SIGSTOP). Arguments:
  * {@code target MODE IN_PORT} reads samples and prints each run of consecutive sequence numbers it read as
  * {@code R first last}; {@code source MODE IN_PORT OUT_PORT} writes samples 0, 1, 2, ... as fast as the channel
  * takes them. Both print {@code OPEN} once the channel is open, and exit when their standard input ends (the test

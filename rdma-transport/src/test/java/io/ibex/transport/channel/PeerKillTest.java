@@ -8,21 +8,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
-import java.net.URISyntaxException;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static io.ibex.transport.channel.TestChannels.WAIT_MILLIS;
@@ -42,13 +30,12 @@ class PeerKillTest
 {
     /** The contract: a peer's death is reported within this long. */
     static final long DETECTION_LIMIT_MILLIS = 2000;
-    private static final long START_WAIT_MILLIS = 12 * WAIT_MILLIS;
     private static final int FIRST_RUN = 2000;
     private static final int SECOND_RUN = 1000;
 
     private final int targetPort = TestChannels.freePort();
     private final int sourcePort = TestChannels.freePort();
-    private final List<Peer> peers = new ArrayList<>();
+    private final List<PeerProcess> peers = new ArrayList<>();
 
     /** Both ends: the source keeps trying (every 100 ms at most) instead of falling back to listening. */
     static void tweak(final ChannelConfig.Builder config)
@@ -59,7 +46,7 @@ class PeerKillTest
     @AfterEach
     void killPeers() throws InterruptedException
     {
-        for (final Peer peer : peers)
+        for (final PeerProcess peer : peers)
         {
             peer.kill();
         }
@@ -72,7 +59,7 @@ class PeerKillTest
             targetPort, PeerKillTest::tweak)))
         {
             final int unconnected = quietLive();
-            final Peer first = peer("target", TransportMode.RC, targetPort);
+            final PeerProcess first = peer("target", TransportMode.RC, targetPort);
             awaitConnectedToPeer(source);
             final Writer writer = new Writer(source);
             while (first.received() < FIRST_RUN)
@@ -87,7 +74,7 @@ class PeerKillTest
             assertEquals(0, writer.step(), "nothing is taken while no target is connected");
             awaitLive(unconnected, "the lost connection's verbs objects are freed");
 
-            final Peer second = peer("target", TransportMode.RC, targetPort);
+            final PeerProcess second = peer("target", TransportMode.RC, targetPort);
             awaitConnectedToPeer(source);
             while (writer.taken < sentBefore + SECOND_RUN)
             {
@@ -115,7 +102,7 @@ class PeerKillTest
             PeerKillTest::tweak)))
         {
             final int unconnected = TestChannels.liveResources();
-            final Peer first = peer("source", TransportMode.RC, sourcePort, targetPort);
+            final PeerProcess first = peer("source", TransportMode.RC, sourcePort, targetPort);
             awaitConnectedToPeer(target);
             final Reader reader = new Reader(target);
             while (reader.next < FIRST_RUN)
@@ -144,14 +131,14 @@ class PeerKillTest
         }
     }
 
-    private Peer peer(final String role, final TransportMode mode, final int... ports) throws Exception
+    private PeerProcess peer(final String role, final TransportMode mode, final int... ports) throws Exception
     {
         final List<String> args = new ArrayList<>(List.of(role, mode.name()));
         for (final int port : ports)
         {
             args.add(Integer.toString(port));
         }
-        final Peer peer = new Peer(args);
+        final PeerProcess peer = new PeerProcess(args);
         peers.add(peer);
         peer.awaitOpen();
         return peer;
@@ -160,15 +147,16 @@ class PeerKillTest
     /** Waits for a connection with a peer process, which may be slow to answer while its JVM warms up. */
     private static void awaitConnectedToPeer(final SampleChannel channel) throws InterruptedException
     {
-        assertTrue(channel.awaitConnected(START_WAIT_MILLIS, TimeUnit.MILLISECONDS), channel + " did not connect");
+        assertTrue(channel.awaitConnected(PeerProcess.START_WAIT_MILLIS, TimeUnit.MILLISECONDS),
+            channel + " did not connect");
     }
 
     /**
      * Kills the peer and keeps the survivor's data path going until it leaves CONNECTED: within the 2 s of the
      * contract, and with no write or read blocking that long.
      */
-    private static void killAndAwaitDetection(final Peer peer, final SampleChannel survivor, final TimedStep data)
-        throws InterruptedException
+    private static void killAndAwaitDetection(final PeerProcess peer, final SampleChannel survivor,
+        final TimedStep data) throws InterruptedException
     {
         final long killed = peer.kill();
         data.longestNanos = 0; // from the kill on: a slow step while streaming (JIT, GC, a loaded guest) is no hang
@@ -213,7 +201,7 @@ class PeerKillTest
     }
 
     /** A write or read on the survivor, timed: neither may ever block. */
-    private abstract static class TimedStep
+    abstract static class TimedStep
     {
         protected final SampleChannel channel;
         private final String what;
@@ -242,11 +230,11 @@ class PeerKillTest
     }
 
     /** Writes samples 0, 1, 2, ... and counts what the channel took. */
-    private static final class Writer extends TimedStep
+    static final class Writer extends TimedStep
     {
         private final SampleBatch batch = new SampleBatch(16);
         private long next;
-        private long taken;
+        long taken;
 
         Writer(final SampleChannel channel)
         {
@@ -288,155 +276,6 @@ class PeerKillTest
                 assertEquals(next++, batch.get(i).sequence(), "sequence");
             }
             return read;
-        }
-    }
-
-    /** A {@link ChannelPeerProcess} and what it printed. */
-    private static final class Peer
-    {
-        private final Process process;
-        private final CountDownLatch open = new CountDownLatch(1);
-        private final List<long[]> runs = new ArrayList<>();
-        private long received;
-
-        Peer(final List<String> args) throws IOException
-        {
-            final List<String> command = new ArrayList<>(List.of(
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath()));
-            for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
-            {
-                if (!argument.startsWith("-javaagent") && !argument.startsWith("-agent"))
-                {
-                    command.add(argument); // --add-exports, -Djava.library.path, ... as this JVM has them
-                }
-            }
-            for (final Map.Entry<Object, Object> property : System.getProperties().entrySet())
-            {
-                final String key = property.getKey().toString();
-                if (key.startsWith("ibex.") || key.startsWith("org.slf4j."))
-                {
-                    command.add("-D" + key + "=" + property.getValue()); // also those the test runner set
-                }
-            }
-            command.add(ChannelPeerProcess.class.getName());
-            command.addAll(args);
-            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            final Thread lines = new Thread(this::readLines, "peer-lines");
-            lines.setDaemon(true);
-            lines.start();
-        }
-
-        /**
-         * @return this JVM's class path, with what the test's class loader adds (JUnit's console launcher, as the
-         *     Soft-RoCE guest runs it, loads the tests from its own {@code -cp}).
-         */
-        private static String classPath()
-        {
-            final StringBuilder path = new StringBuilder(System.getProperty("java.class.path"));
-            if (PeerKillTest.class.getClassLoader() instanceof URLClassLoader loader)
-            {
-                for (final URL url : loader.getURLs())
-                {
-                    try
-                    {
-                        path.append(File.pathSeparatorChar).append(Paths.get(url.toURI()));
-                    }
-                    catch (final URISyntaxException ex)
-                    {
-                        throw new IllegalStateException("a class path entry that is no file: " + url, ex);
-                    }
-                }
-            }
-            return path.toString();
-        }
-
-        /** Waits for the peer's channel: a JVM starts slowly under emulation (the Soft-RoCE guest), so longer. */
-        void awaitOpen() throws InterruptedException
-        {
-            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_WAIT_MILLIS);
-            while (!open.await(10, TimeUnit.MILLISECONDS))
-            {
-                assertTrue(process.isAlive(), "the peer process ended with " + exitValue() +
-                    " before its channel opened");
-                assertTrue(System.nanoTime() < deadline, "the peer process did not open its channel in " +
-                    START_WAIT_MILLIS + " ms");
-            }
-        }
-
-        private int exitValue()
-        {
-            return process.isAlive() ? -1 : process.exitValue();
-        }
-
-        synchronized long received()
-        {
-            return received;
-        }
-
-        /** Waits until the peer read samples first..last. */
-        void awaitReceived(final long first, final long last) throws InterruptedException
-        {
-            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
-            synchronized (this)
-            {
-                while (received < last - first + 1)
-                {
-                    final long left = deadline - System.nanoTime();
-                    assertTrue(left > 0, "the peer read " + received + " of samples " + first + ".." + last);
-                    TimeUnit.NANOSECONDS.timedWait(this, left);
-                }
-                assertEquals(last - first + 1, received, "samples read");
-            }
-            assertReadInOrder(first);
-        }
-
-        /** Checks that the peer read first, first + 1, ... with nothing missing, repeated or out of order. */
-        synchronized void assertReadInOrder(final long first)
-        {
-            long expected = first;
-            for (final long[] run : runs)
-            {
-                assertEquals(expected, run[0], "the run the peer read next starts at");
-                expected = run[1] + 1;
-            }
-        }
-
-        /** @return when the process was gone, after SIGKILL. */
-        long kill() throws InterruptedException
-        {
-            process.destroyForcibly();
-            assertTrue(process.waitFor(WAIT_MILLIS, TimeUnit.MILLISECONDS), "the peer process did not die");
-            return System.nanoTime();
-        }
-
-        private void readLines()
-        {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.US_ASCII)))
-            {
-                for (String line = in.readLine(); line != null; line = in.readLine())
-                {
-                    if (line.equals(ChannelPeerProcess.OPEN))
-                    {
-                        open.countDown();
-                    }
-                    else if (line.startsWith(ChannelPeerProcess.READ))
-                    {
-                        final String[] fields = line.substring(ChannelPeerProcess.READ.length()).split(" ");
-                        final long[] run = {Long.parseLong(fields[0]), Long.parseLong(fields[1])};
-                        synchronized (this)
-                        {
-                            runs.add(run);
-                            received += run[1] - run[0] + 1;
-                            notifyAll();
-                        }
-                    }
-                }
-            }
-            catch (final IOException ex)
-            {
-                // killed: its output ends here
-            }
         }
     }
 }

@@ -30,11 +30,16 @@ final class TestChannels
     {
     }
 
-    /** @return a port number nothing on this host listens on now. */
+    /**
+     * @return a port number nothing on this host uses now: without SO_REUSEADDR (Java's default on Linux), else it
+     *     may be one a closed connection still holds (TIME_WAIT), which a source's own address cannot bind.
+     */
     static int freePort()
     {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
+        try (ServerSocket socket = new ServerSocket())
         {
+            socket.setReuseAddress(false);
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
             return socket.getLocalPort();
         }
         catch (final IOException ex)

@@ -39,6 +39,10 @@ final class SoftSharedMemoryWire implements SoftWire
     private static final long TEND_INTERVAL_NANOS = 1_000_000L;
     /** {@link #processState} of a process that does not exist. */
     static final char GONE = '-';
+    /** {@link #processState} of a process stopped by a signal (SIGSTOP, SIGTSTP). */
+    private static final char STOPPED = 'T';
+    /** {@link #processState} of a process a debugger stopped. */
+    private static final char TRACING_STOPPED = 't';
 
     private final SoftSocketWire socket;
     private final Path file; // the connecting side's until answered: deleted then, or at close
@@ -451,9 +455,10 @@ final class SoftSharedMemoryWire implements SoftWire
 
     /**
      * The peer's heartbeat has stood still for {@code stillNanos}, past the timeout: its process is lost if it has
-     * ended, or, alive yet silent, once it has been so for {@link SoftSharedMemoryDescriptor#HUNG_TIMEOUT_NANOS}: a
-     * progress thread the scheduler starves on a loaded machine, or a process stopped for a while (a debugger,
-     * SIGSTOP), must not cost a live peer its link, as it does not over TCP or on an HCA.
+     * ended, or, running yet silent, once it has been so for {@link SoftSharedMemoryDescriptor#HUNG_TIMEOUT_NANOS}:
+     * a progress thread the scheduler starves on a loaded machine must not cost a live peer its link. A stopped
+     * process (a debugger, SIGSTOP) is paused, not hung: the link stays, as over TCP, and RC's transport timer bounds
+     * the pause (docs/soft-provider.md, "A paused peer").
      */
     private void checkPeerProcess(final long stillNanos)
     {
@@ -463,7 +468,8 @@ final class SoftSharedMemoryWire implements SoftWire
         {
             peerGone = still + " and its process " + peerPid + " has ended";
         }
-        else if (stillNanos > SoftSharedMemoryDescriptor.HUNG_TIMEOUT_NANOS)
+        else if (state != STOPPED && state != TRACING_STOPPED &&
+            stillNanos > SoftSharedMemoryDescriptor.HUNG_TIMEOUT_NANOS)
         {
             peerGone = still + ": its process " + peerPid + " lives but does not run its progress thread";
         }

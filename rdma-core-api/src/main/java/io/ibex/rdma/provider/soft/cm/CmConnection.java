@@ -48,6 +48,7 @@ final class CmConnection
     private long deadlineNs = Long.MAX_VALUE;
     private boolean closeWhenFlushed;
     private boolean closed;
+    private boolean ended;
 
     /**
      * @param socket   the TCP socket, non-blocking.
@@ -116,6 +117,14 @@ final class CmConnection
     }
 
     /**
+     * @return whether the peer closed its end: while {@link #receive} hands up frames, that they are its last.
+     */
+    boolean ended()
+    {
+        return ended;
+    }
+
+    /**
      * Reads what arrived and hands every complete frame to the handler.
      *
      * @param handler receives the frames.
@@ -125,7 +134,13 @@ final class CmConnection
      */
     boolean receive(final MessageHandler handler) throws IOException
     {
-        final int read = socket.read(inBuffer);
+        int read;
+        do
+        {
+            read = socket.read(inBuffer); // to the end of what arrived, so that a stale REQ is known by ended()
+        }
+        while (read > 0 && inBuffer.hasRemaining());
+        ended = read < 0;
         int start = 0;
         while (inBuffer.position() - start >= HEADER_LENGTH)
         {

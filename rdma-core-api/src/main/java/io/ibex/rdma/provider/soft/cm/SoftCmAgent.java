@@ -338,6 +338,11 @@ final class SoftCmAgent implements Runnable
         {
             id.onMessage(connection, message);
         }
+        else if (message.type() == CmMessageDescriptor.TYPE_REQ && connection.ended())
+        {
+            // a stale request: its requester gave up (or died) before this side read it, e.g. while stopped
+            LOG.info("{}: ignoring a REQ whose requester has gone", connection);
+        }
         else if (message.type() == CmMessageDescriptor.TYPE_REQ)
         {
             connection.deadlineNs(Long.MAX_VALUE);

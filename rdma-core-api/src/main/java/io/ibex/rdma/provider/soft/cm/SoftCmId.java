@@ -546,8 +546,12 @@ final class SoftCmId implements CmId
         switch (state)
         {
             case CONNECTING:
-            case ACCEPTED:
                 fail(CmEventType.UNREACHABLE, -VerbsException.ETIMEDOUT, null);
+                break;
+            case REQUEST_RECEIVED:
+            case ACCEPTED:
+                // the requester gave up on its request (or died): an accept or reject from now on gets EINVAL
+                rejected(CmEvent.REJ_TIMEOUT, null);
                 break;
             case ESTABLISHED:
                 if (portSpace.qpType() != QpType.UD)
@@ -560,7 +564,7 @@ final class SoftCmId implements CmId
                 disconnected(0);
                 break;
             default:
-                break; // REQUEST_RECEIVED: accept finds no connection and reports UNREACHABLE
+                break;
         }
     }
 

@@ -35,6 +35,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static io.ibex.rdma.provider.soft.cm.CmTestSupport.Endpoint;
@@ -357,6 +358,64 @@ class SoftCmTest
         await(server, CmEventType.CONNECT_REQUEST).id().close();
 
         assertEquals(CmMessageDescriptor.REJ_CONSUMER_DEFINED, await(client, CmEventType.REJECTED).status());
+    }
+
+    @Test
+    void aRequestItsRequesterAbandonedEndsRejectedWithTimeoutAndCannotBeAccepted()
+    {
+        final CmId listener = listen(server, PortSpace.TCP);
+        final CmId active = resolve(client, PortSpace.TCP, listener.localAddress());
+        endpoint(active);
+        active.connect(ConnParam.of(null));
+        final CmId passive = await(server, CmEventType.CONNECT_REQUEST).id();
+        endpoint(passive);
+
+        active.close(); // the requester gives up before the request is answered
+
+        final CmEvent abandoned = await(server, CmEventType.REJECTED);
+        assertSame(passive, abandoned.id());
+        assertEquals(CmEvent.REJ_TIMEOUT, abandoned.status());
+        assertEquals("the other side gave up on the handshake", abandoned.failureText());
+        final VerbsException late = assertThrows(VerbsException.class, () -> passive.accept(ConnParam.of(null)));
+        assertEquals(VerbsException.EINVAL, late.errno());
+    }
+
+    @Test
+    void aRequestWhoseRequesterHasGoneBeforeItIsReadIsNeverHandedUp() throws InterruptedException
+    {
+        final CmId listener = listen(server, PortSpace.TCP);
+        final CountDownLatch paused = new CountDownLatch(1);
+        final CountDownLatch resume = new CountDownLatch(1);
+        ((SoftEventChannel)server).agent().execute(() ->
+        {
+            paused.countDown();
+            awaitQuietly(resume); // as a stopped process: the kernel takes the connection and the REQ, nobody reads
+        });
+        assertTrue(paused.await(5, TimeUnit.SECONDS));
+        final CmId stale = resolve(client, PortSpace.TCP, listener.localAddress());
+        endpoint(stale);
+        stale.connect(ConnParam.of(bytes("stale")));
+        Thread.sleep(QUIET_MILLIS); // the REQ is out
+        stale.close();
+        resume.countDown();
+
+        assertNull(server.getEvent(QUIET_MILLIS), "a stale request was handed up");
+        final CmId live = resolve(client, PortSpace.TCP, listener.localAddress());
+        endpoint(live);
+        live.connect(ConnParam.of(bytes("live")));
+        assertDelivered(bytes("live"), ConnParam.MAX_CONNECT_PRIVATE_DATA, await(server, CmEventType.CONNECT_REQUEST));
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await(5, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
