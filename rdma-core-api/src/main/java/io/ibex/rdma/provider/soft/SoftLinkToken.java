@@ -100,10 +100,4 @@ public final class SoftLinkToken
     {
         return MessageDigest.isEqual(bytes, offered);
     }
-
-    @Override
-    public String toString()
-    {
-        return bound ? "SoftLinkToken[bound]" : "SoftLinkToken[none]"; // never the secret
-    }
 }
