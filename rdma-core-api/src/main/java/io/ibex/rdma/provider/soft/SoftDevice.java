@@ -30,6 +30,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -68,6 +69,10 @@ final class SoftDevice implements Device
     static final int MAX_CQE = 65536;
     static final int MAX_INLINE_DATA = 256;
     static final long MAX_MR_SIZE = 1L << 40;
+    /** A memory key is its region's index in the key table above {@link #KEY_RANDOM_BITS} random bits. */
+    static final int KEY_RANDOM_BITS = 12;
+    /** Regions the key table holds: indexes 1 to 2^20-1, so that a key fits in 32 bits. */
+    static final int MAX_MR = (1 << (Integer.SIZE - KEY_RANDOM_BITS)) - 1;
     static final long MAX_MSG_SIZE = 1L << 31;
     static final int FIRST_QPN = 0x11;
 
@@ -92,7 +97,7 @@ final class SoftDevice implements Device
     private volatile SoftMemoryRegion[] regions = new SoftMemoryRegion[64];
     private int nextQpn = FIRST_QPN;
     private int nextRegionIndex = 1;
-    private int regionGeneration;
+    private final SecureRandom keyRandom = new SecureRandom();
     private final ReentrantLock udpLock = new ReentrantLock();
     private final ByteBuffer udpRxBuffer;
     private volatile long lastAppUdpDrive;
@@ -372,7 +377,7 @@ final class SoftDevice implements Device
     DeviceAttributes attributes()
     {
         return new DeviceAttributes("ibex-soft-1", GUID, GUID, MAX_MR_SIZE, 4096, 0x1eaf, 0x0001, 1, MAX_QP,
-            MAX_QP_WR, MAX_SGE, 16384, MAX_CQE, 1 << 20, 1 << 16, 128, 128, 1, 1 << 16, 1);
+            MAX_QP_WR, MAX_SGE, 16384, MAX_CQE, MAX_MR, 1 << 16, 128, 128, 1, 1 << 16, 1);
     }
 
     PortAttributes portAttributes()
@@ -480,8 +485,9 @@ final class SoftDevice implements Device
     }
 
     /**
-     * Enters a memory region in the key table; the key's low byte is a generation so a stale key of a
-     * closed region does not find its successor.
+     * Enters a memory region in the key table. Its key is the index above {@link #KEY_RANDOM_BITS} random bits, so
+     * that a peer cannot guess a key from another (one try in 4096, and a wrong rkey sends the QP to ERR), and a
+     * stale key of a closed region finds its successor at the same index only by the same odds.
      */
     int register(final SoftMemoryRegion region)
     {
@@ -505,12 +511,11 @@ final class SoftDevice implements Device
                     table = Arrays.copyOf(table, table.length * 2);
                 }
             }
-            if (index >= (1 << 23))
+            if (index > MAX_MR)
             {
                 throw new VerbsException(VerbsException.ENOMEM, "soft device " + NAME + " has no memory keys left");
             }
-            regionGeneration = (regionGeneration + 1) & 0xff;
-            final int key = (index << 8) | regionGeneration;
+            final int key = (index << KEY_RANDOM_BITS) | keyRandom.nextInt(1 << KEY_RANDOM_BITS);
             table[index] = region;
             regions = table;
             nextRegionIndex = index + 1;
@@ -522,7 +527,7 @@ final class SoftDevice implements Device
     {
         synchronized (this)
         {
-            final int index = region.lkey() >>> 8;
+            final int index = region.lkey() >>> KEY_RANDOM_BITS;
             if (regions[index] == region)
             {
                 regions[index] = null;
@@ -537,7 +542,7 @@ final class SoftDevice implements Device
     SoftMemoryRegion region(final int key)
     {
         final SoftMemoryRegion[] table = regions;
-        final int index = key >>> 8;
+        final int index = key >>> KEY_RANDOM_BITS;
         if (index >= table.length)
         {
             return null;

@@ -33,7 +33,11 @@ package io.ibex.rdma.provider.soft;
  *  +---------------------------------------------------------------+
  *  |              host's boot id (128, the kernel's UUID)          | 56
  *  +---------------------------------------------------------------+
+ *  |      link token (128): the connection's, see SoftLinkToken    | 72
+ *  +---------------------------------------------------------------+
  * </pre>
+ * The accepting side reads nothing after a HELLO whose link token is not the one bound to the QP it names: it closes
+ * the connection.
  * When the HELLO offers shared memory (see {@link SoftSharedMemoryDescriptor}), the accepting side answers with
  * one int, {@link #SHM_ACCEPTED} or {@link #SHM_DECLINED}, and the connecting side sends nothing more until it has
  * read it: frames then go through the file's rings, or through the connection as without the offer.
@@ -98,8 +102,8 @@ public final class SoftFrameDescriptor
 {
     /** HELLO magic, 'IBXS'. */
     public static final int HELLO_MAGIC = 0x53584249;
-    /** HELLO protocol version: 4 since a QP that leaves its link says {@link #OP_GOODBYE}. */
-    public static final int HELLO_VERSION = 4;
+    /** HELLO protocol version: 5 since a HELLO carries its connection's {@link SoftLinkToken}. */
+    public static final int HELLO_VERSION = 5;
     /** Offset of the HELLO magic. */
     public static final int HELLO_MAGIC_OFFSET = 0;
     /** Offset of the HELLO version. */
@@ -124,8 +128,10 @@ public final class SoftFrameDescriptor
     public static final int HELLO_NONCE_OFFSET = 48;
     /** Offset of the boot id's first 64 bits. */
     public static final int HELLO_BOOT_ID_OFFSET = 56;
+    /** Offset of the link token. */
+    public static final int HELLO_TOKEN_OFFSET = 72;
     /** Length of a HELLO. */
-    public static final int HELLO_LENGTH = 72;
+    public static final int HELLO_LENGTH = HELLO_TOKEN_OFFSET + SoftLinkToken.LENGTH;
     /** Answer to a shared-memory offer: mapped, frames go through the file, 'IBXA'. */
     public static final int SHM_ACCEPTED = 0x41584249;
     /** Answer to a shared-memory offer: not taken, frames go through the connection, 'IBXD'. */

@@ -33,18 +33,19 @@ final class SoftLink
     /**
      * Starts a non-blocking connection to another device whose first bytes will be the HELLO naming the two QPs.
      *
+     * @param token  the connecting QP's link token, which the HELLO carries.
      * @param device the device whose shared-memory link to offer in the HELLO, or null to offer none.
      */
     static SoftLink connect(
         final InetSocketAddress remote, final int srcIpv4, final int srcPort, final int srcQpn, final int dstQpn,
-        final SoftDevice device) throws IOException
+        final SoftLinkToken token, final SoftDevice device) throws IOException
     {
         final SoftSocketWire socket = SoftSocketWire.connect(remote);
         if (device != null)
         {
             final ByteBuffer hello =
                 ByteBuffer.allocate(SoftFrameDescriptor.HELLO_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-            putHello(hello, srcIpv4, srcPort, srcQpn, dstQpn);
+            putHello(hello, srcIpv4, srcPort, srcQpn, dstQpn, token);
             final SoftSharedMemoryWire wire = device.offerSharedMemory(socket, hello);
             if (wire != null)
             {
@@ -52,13 +53,14 @@ final class SoftLink
             }
         }
         final SoftLink link = new SoftLink(socket);
-        putHello(link.tx, srcIpv4, srcPort, srcQpn, dstQpn);
+        putHello(link.tx, srcIpv4, srcPort, srcQpn, dstQpn, token);
         link.tx.position(SoftFrameDescriptor.HELLO_LENGTH);
         return link;
     }
 
     private static void putHello(
-        final ByteBuffer hello, final int srcIpv4, final int srcPort, final int srcQpn, final int dstQpn)
+        final ByteBuffer hello, final int srcIpv4, final int srcPort, final int srcQpn, final int dstQpn,
+        final SoftLinkToken token)
     {
         hello.putInt(SoftFrameDescriptor.HELLO_MAGIC_OFFSET, SoftFrameDescriptor.HELLO_MAGIC);
         hello.putInt(SoftFrameDescriptor.HELLO_VERSION_OFFSET, SoftFrameDescriptor.HELLO_VERSION);
@@ -66,6 +68,7 @@ final class SoftLink
         hello.putInt(SoftFrameDescriptor.HELLO_SRC_PORT_OFFSET, srcPort);
         hello.putInt(SoftFrameDescriptor.HELLO_SRC_QPN_OFFSET, srcQpn);
         hello.putInt(SoftFrameDescriptor.HELLO_DST_QPN_OFFSET, dstQpn);
+        token.putInto(hello);
     }
 
     /**

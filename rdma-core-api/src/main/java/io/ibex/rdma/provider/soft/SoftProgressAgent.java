@@ -250,9 +250,14 @@ final class SoftProgressAgent implements Agent
                     hello.getInt(SoftFrameDescriptor.HELLO_SRC_IPV4_OFFSET),
                     hello.getInt(SoftFrameDescriptor.HELLO_SRC_PORT_OFFSET));
                 final int srcQpn = hello.getInt(SoftFrameDescriptor.HELLO_SRC_QPN_OFFSET);
+                final byte[] token = SoftLinkToken.of(hello);
+                if (qp.refusesLink(token))
+                {
+                    return reject("its HELLO lacks its connection's token");
+                }
                 // frames may follow before the QP is ready: watch them only when the QP is ours to drive
                 channel.keyFor(selector).interestOps(0);
-                qp.offerIncomingLink(SoftLink.accepted(answerOffer()), srcKey, srcQpn);
+                qp.offerIncomingLink(SoftLink.accepted(answerOffer()), srcKey, srcQpn, token);
                 return true;
             }
             catch (final IOException ex)

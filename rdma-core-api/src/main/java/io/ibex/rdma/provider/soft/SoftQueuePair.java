@@ -88,6 +88,10 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     private volatile SoftQueuePair localPeer;
     private long pendingSrcKey;
     private int pendingSrcQpn;
+    /** The token the pending link's HELLO carried; null for a link this device made (no HELLO). */
+    private byte[] pendingToken;
+    /** What the HELLO of this QP's link must carry; bound by the connection manager. */
+    private final SoftLinkToken linkToken = new SoftLinkToken();
     /** Package-private: the responder hands it the responses (ACK, NAK, READ, atomic) it reads. */
     final SoftRequester requester;
     private final SoftResponder responder;
@@ -429,9 +433,44 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     }
 
     /**
-     * Attaches a link a peer opened to this QP (its HELLO named this QP), or keeps it until RTR.
+     * Binds the token of the connection being made: see {@link SoftLinkToken#bind}.
      */
-    void offerIncomingLink(final SoftLink incoming, final long srcKey, final int srcQpn)
+    void bindLinkToken(final byte[] token)
+    {
+        lock.lock();
+        try
+        {
+            linkToken.set(token);
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether a HELLO carrying {@code token} is refused already: a token is bound and this is not it. With none bound
+     * yet (a connection manager may bind one before RTR) the check waits for the link's adoption.
+     */
+    boolean refusesLink(final byte[] token)
+    {
+        lock.lock();
+        try
+        {
+            return linkToken.bound() && !linkToken.admits(token);
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Attaches a link a peer opened to this QP (its HELLO named this QP), or keeps it until RTR.
+     *
+     * @param token the token the HELLO carried, or null for a link this device made between two of its QPs.
+     */
+    void offerIncomingLink(final SoftLink incoming, final long srcKey, final int srcQpn, final byte[] token)
     {
         lock.lock();
         try
@@ -452,12 +491,14 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
                 pendingLink = incoming;
                 pendingSrcKey = srcKey;
                 pendingSrcQpn = srcQpn;
+                pendingToken = token;
             }
             else
             {
                 pendingLink = incoming;
                 pendingSrcKey = srcKey;
                 pendingSrcQpn = srcQpn;
+                pendingToken = token;
                 adoptPendingLink();
             }
         }
@@ -565,12 +606,12 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
             // the peer's lock is taken inside this one's: only ever from the lower QPN to the higher, no cycle
             final SoftLink[] ends = SoftLink.inMemory(qpn, destQpn);
             link = ends[0];
-            peer.offerIncomingLink(ends[1], myKey, qpn);
+            peer.offerIncomingLink(ends[1], myKey, qpn, null);
             return;
         }
         try
         {
-            link = SoftLink.connect(remoteAddress, device.ipv4(), device.port(), qpn, destQpn,
+            link = SoftLink.connect(remoteAddress, device.ipv4(), device.port(), qpn, destQpn, linkToken,
                 device.offersSharedMemoryTo(remoteAddress, peer != null) ? device : null);
         }
         catch (final IOException ex)
@@ -589,7 +630,15 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
             return;
         }
         pendingLink = null;
-        if (link == null && pendingSrcKey == remoteKey && pendingSrcQpn == destQpn)
+        final byte[] token = pendingToken;
+        pendingToken = null;
+        if (token != null && !linkToken.admits(token))
+        {
+            LOG.warn("{}: incoming link from {} (QP 0x{}) refused: its HELLO lacks its connection's token; closed",
+                describe(), incoming.peer(), Integer.toHexString(pendingSrcQpn));
+            incoming.close();
+        }
+        else if (link == null && pendingSrcKey == remoteKey && pendingSrcQpn == destQpn)
         {
             if (incoming.closedByPeer())
             {
@@ -873,6 +922,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     {
         closeLinks();
         localPeer = null;
+        linkToken.clear(); // the token was the connection's, which the reset ended
         requester.reset();
         responder.reset();
         state = QpState.RESET;
@@ -889,6 +939,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         {
             pendingLink.close();
             pendingLink = null;
+            pendingToken = null;
         }
     }
 

@@ -3,7 +3,9 @@ package io.ibex.rdma.provider.soft;
 import io.ibex.rdma.conformance.Await;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.MemoryRegion;
+import io.ibex.rdma.verbs.Mtu;
 import io.ibex.rdma.verbs.ProtectionDomain;
+import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.QueuePair;
@@ -138,6 +140,8 @@ class HostilePeerTest
             // wrong and forged rkeys
             nak("WRITE with an rkey no region has", (t, p) -> p.write(t.write(t.rkeys[A] ^ 0x5a5a00, t.addresses[A],
                 64, 64)), SYNDROME_NAK_REMOTE_ACCESS, "no open region has this rkey"),
+            nak("WRITE with its region's index but other random bits", (t, p) -> p.write(t.write(t.rkeys[A] ^ 0x801,
+                t.addresses[A], 64, 64)), SYNDROME_NAK_REMOTE_ACCESS, "no open region has this rkey"),
             nak("WRITE with another PD's rkey", (t, p) -> p.write(t.write(t.rkeys[B], t.addresses[B], 64, 64)),
                 SYNDROME_NAK_REMOTE_ACCESS, "is of another protection domain"),
             nak("WRITE with a deregistered region's rkey", (t, p) -> p.write(t.write(t.rkeys[D], t.addresses[D], 64,
@@ -426,6 +430,45 @@ class HostilePeerTest
             awaitFrame(real, OP_READ_RESPONSE);
         }
         Await.until(() -> waiting.state() == QpState.ERR, "in ERR once its real peer closed the link");
+    }
+
+    /**
+     * A HELLO can come before the connection manager bound the QP's token (the passive side opens the link as soon
+     * as its REP leaves): it waits with the QP, and at RTR the link is adopted only if the HELLO carries the token
+     * bound by then. A QP with a token takes no HELLO of all zeros.
+     */
+    @Test
+    void aHelloThatCameBeforeTheTokenIsCheckedAtRtr() throws Exception
+    {
+        final SoftDevice device = (SoftDevice)fixture.context.device();
+        final byte[] token = SoftLinkToken.generate();
+        for (final boolean right : new boolean[]{false, true})
+        {
+            final QueuePair waiting = fixture.qp(QpType.RC, 4);
+            waiting.modify(QpAttr.init(1, AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ));
+            try (LogCapture log = new LogCapture(); SoftWirePeer early = new SoftWirePeer(device))
+            {
+                early.write(SoftWirePeer.hello(waiting.qpNum()).put(HELLO_TOKEN_OFFSET,
+                    right ? token : new byte[SoftLinkToken.LENGTH]));
+                Thread.sleep(500); // the progress thread hands the HELLO to the QP, which keeps it until RTR
+                SoftLinkToken.bind(waiting, token);
+                waiting.modify(QpAttr.rtr(SoftWirePeer.address(), SoftWirePeer.QPN, 0, Mtu.MTU_4096).minRnrTimer(1));
+                waiting.modify(QpAttr.rts(0).rnrRetry(7));
+                if (right)
+                {
+                    early.write(read(rkeys[A], addresses[A], 8));
+                    awaitFrame(early, OP_READ_RESPONSE);
+                }
+                else
+                {
+                    assertEquals(-1, early.readUntilClosed(), "the link is closed");
+                    log.await("QP 0x" + Integer.toHexString(waiting.qpNum()) + " (RC): incoming link from ");
+                    log.await("refused: its HELLO lacks its connection's token; closed");
+                    assertEquals(QpState.RTS, waiting.state(), "the QP still waits for its real link");
+                }
+            }
+            waiting.close();
+        }
     }
 
     /**

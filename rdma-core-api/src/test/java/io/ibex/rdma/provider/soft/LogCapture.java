@@ -10,12 +10,12 @@ import java.nio.charset.StandardCharsets;
 /**
  * Tees System.err, where slf4j-simple writes (it looks System.err up at every line), to look for a line.
  */
-final class LogCapture implements AutoCloseable
+public final class LogCapture implements AutoCloseable
 {
     private final PrintStream original = System.err;
     private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
 
-    LogCapture()
+    public LogCapture()
     {
         System.setErr(new PrintStream(new OutputStream()
         {
@@ -38,13 +38,13 @@ final class LogCapture implements AutoCloseable
     /**
      * Waits up to 10 s for {@code text} to be logged.
      */
-    void await(final String text)
+    public void await(final String text)
     {
         Await.until(() -> text().contains(text), "a log line with '" + text + "'");
     }
 
     /** @return everything logged since this capture began. */
-    String text()
+    public String text()
     {
         return captured.toString(StandardCharsets.UTF_8);
     }

@@ -1,6 +1,7 @@
 package io.ibex.rdma.provider.soft.cm;
 
 import io.ibex.rdma.cm.PortSpace;
+import io.ibex.rdma.provider.soft.SoftLinkToken;
 import io.ibex.rdma.verbs.Gid;
 import org.agrona.MutableDirectBuffer;
 
@@ -256,6 +257,24 @@ final class CmMessage
         {
             buffer.putByte(offset + GID_OFFSET + i, gid.byteAt(i));
         }
+        return this;
+    }
+
+    /** @return a copy of the link token (zeros but in the REP of a connected port space). */
+    byte[] linkToken()
+    {
+        final byte[] token = new byte[SoftLinkToken.LENGTH];
+        buffer.getBytes(offset + LINK_TOKEN_OFFSET, token);
+        return token;
+    }
+
+    /**
+     * @param token the connection's link token.
+     * @return this.
+     */
+    CmMessage linkToken(final byte[] token)
+    {
+        buffer.putBytes(offset + LINK_TOKEN_OFFSET, token);
         return this;
     }
 

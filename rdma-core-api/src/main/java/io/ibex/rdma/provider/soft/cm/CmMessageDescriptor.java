@@ -2,6 +2,7 @@ package io.ibex.rdma.provider.soft.cm;
 
 import io.ibex.rdma.cm.ConnParam;
 import io.ibex.rdma.cm.PortSpace;
+import io.ibex.rdma.provider.soft.SoftLinkToken;
 import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.Gid;
 
@@ -33,10 +34,17 @@ import io.ibex.rdma.verbs.Gid;
  *  +-------------------------------+-------------------------------+
  *  |     Private Data Length       |           Reserved            | 44
  *  +-------------------------------+-------------------------------+
- *  |                 Private Data (0..196 bytes)                 ...  48
+ *  |                                                               | 48
+ *  +          Link token (REP of RC, 16 bytes; else zero)          +
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                 Private Data (0..196 bytes)                 ...  64
  *  +---------------------------------------------------------------+
  * </pre>
- * REQ and REP fill every field; RTU, DREQ and DREP only the first eight bytes; REJ adds status and private data.
+ * REQ and REP fill every field but the link token, which only the REP of a connected port space carries: the
+ * secret the passive side draws for the connection, which the HELLO of the QPs' link must carry (see
+ * {@link io.ibex.rdma.provider.soft.SoftLinkToken}). RTU, DREQ and DREP fill only the first eight bytes; REJ adds
+ * status and private data.
  * For the UDP port space REQ and REP are the SIDR request and reply. Private data travels at its own length and
  * is padded with zeros to the IB CM's fixed size ({@link #maxPrivateData}) when delivered, as rdma_cm does.
  */
@@ -44,8 +52,8 @@ final class CmMessageDescriptor
 {
     /** "IBCM" in ASCII: a frame that does not start with it is not ours. */
     static final int MAGIC = 0x4942434D;
-    /** The only protocol version. */
-    static final int VERSION = 1;
+    /** The protocol version: 2 since the REP carries the link token. */
+    static final int VERSION = 2;
 
     /** Connection (or SIDR) request. */
     static final int TYPE_REQ = 1;
@@ -109,8 +117,10 @@ final class CmMessageDescriptor
     static final int GID_OFFSET = 28;
     /** Offset of the private data length (16 bits). */
     static final int PRIVATE_DATA_LENGTH_OFFSET = GID_OFFSET + Gid.LENGTH;
+    /** Offset of the link token. */
+    static final int LINK_TOKEN_OFFSET = 48;
     /** Length of the fixed header; the private data follows. */
-    static final int HEADER_LENGTH = 48;
+    static final int HEADER_LENGTH = LINK_TOKEN_OFFSET + SoftLinkToken.LENGTH;
     /** Most private data any message carries (a REP of a connected port space). */
     static final int MAX_PRIVATE_DATA = ConnParam.MAX_ACCEPT_PRIVATE_DATA;
     /** Longest frame. */

@@ -8,6 +8,7 @@ import io.ibex.rdma.cm.EventChannel;
 import io.ibex.rdma.cm.PortSpace;
 import io.ibex.rdma.cm.UdParams;
 import io.ibex.rdma.provider.soft.SoftGidDescriptor;
+import io.ibex.rdma.provider.soft.SoftLinkToken;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.AhAttr;
 import io.ibex.rdma.verbs.Context;
@@ -109,6 +110,8 @@ final class SoftCmId implements CmId
     private SocketChannel clientSocket;
     private CmConnection connection;
     private ConnParam localParam;
+    /** Passive side of a connected port space: the link token it drew, which its REP carries. */
+    private byte[] linkToken;
     private int localPsn;
     private int peerQpNum;
     private int peerPsn;
@@ -331,6 +334,8 @@ final class SoftCmId implements CmId
         localPsn = randomPsn();
         if (portSpace.qpType() != QpType.UD)
         {
+            linkToken = SoftLinkToken.generate();
+            SoftLinkToken.bind(qp, linkToken);
             // as rdma_accept: the passive QP is ready before the REP leaves; counts come from the REQ
             moveToRts(peerRetryCount, peerRnrRetryCount);
         }
@@ -652,6 +657,7 @@ final class SoftCmId implements CmId
         takePeer(rep);
         try
         {
+            SoftLinkToken.bind(qp, rep.linkToken());
             // the IB CM way: own retry count, the RNR retry count the passive side asked for
             moveToRts(localParam.retryCount(), rep.rnrRetryCount());
         }
@@ -750,6 +756,10 @@ final class SoftCmId implements CmId
         {
             final CmMessage rep = connection.begin(TYPE_REP, portSpace);
             fillEndpoint(rep).status(SIDR_SUCCESS).privateData(localParam.privateData());
+            if (linkToken != null)
+            {
+                rep.linkToken(linkToken);
+            }
             connection.send();
             if (portSpace.qpType() == QpType.UD)
             {

@@ -44,6 +44,34 @@ class CmMessageTest
         assertEquals(HEADER_LENGTH + 3, message.frameLength());
     }
 
+    /**
+     * Version 2: the REP carries the link token between the header's old end and the private data, which a
+     * version-1 peer would read as private data; its frames are refused by version.
+     */
+    @Test
+    void aReplyCarriesItsLinkTokenBeforeThePrivateData()
+    {
+        final byte[] token = new byte[16];
+        for (int i = 0; i < token.length; i++)
+        {
+            token[i] = (byte)(0xa0 + i);
+        }
+        message.header(TYPE_REP, PortSpace.TCP).qpNum(0x42).privateData(new byte[] { 9, 8 }).linkToken(token);
+
+        assertNull(message.validateHeader());
+        assertEquals(2, VERSION);
+        assertEquals(64, HEADER_LENGTH);
+        assertArrayEquals(token, message.linkToken());
+        assertEquals((byte)0xa0, buffer.getByte(48));
+        assertEquals(9, buffer.getByte(HEADER_LENGTH));
+        assertArrayEquals(Arrays.copyOf(new byte[] { 9, 8 }, ConnParam.MAX_ACCEPT_PRIVATE_DATA),
+            message.deliveredPrivateData());
+        assertArrayEquals(new byte[16], message.header(TYPE_RTU, PortSpace.TCP).linkToken(), "a new header has none");
+
+        buffer.putByte(VERSION_OFFSET, (byte)1);
+        assertTrue(message.validateHeader().contains("version=1, expected 2"), message.validateHeader());
+    }
+
     @Test
     void malformedHeadersAreNamedWithTheBadValue()
     {

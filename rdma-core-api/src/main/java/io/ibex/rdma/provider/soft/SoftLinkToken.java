@@ -1,0 +1,103 @@
+package io.ibex.rdma.provider.soft;
+
+import io.ibex.rdma.verbs.QueuePair;
+
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Arrays;
+
+/**
+ * The secret that ties a connected QP's link to the connection-manager exchange that connected it. The passive side
+ * draws it for each connection and sends it in the REP; both sides bind it to their QP before RTR; whichever side
+ * opens the link sends it in the HELLO, and the other attaches no link whose HELLO lacks it. A QP connected by verbs
+ * alone (out of band, as UC always is) has none bound: it takes HELLOs whose token is all zeros, as before tokens.
+ * <p>
+ * Not thread-safe: the owning QP's lock guards it.
+ */
+public final class SoftLinkToken
+{
+    /** Length of a token in bytes. */
+    public static final int LENGTH = 16;
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final byte[] bytes = new byte[LENGTH];
+    private boolean bound;
+
+    /**
+     * @return a new token: {@link #LENGTH} bytes of {@link SecureRandom}.
+     */
+    public static byte[] generate()
+    {
+        final byte[] token = new byte[LENGTH];
+        RANDOM.nextBytes(token);
+        return token;
+    }
+
+    /**
+     * Binds {@code token} to {@code qp}'s next connection: the HELLO of its link must carry it. Call before RTR.
+     *
+     * @param qp    a soft queue pair.
+     * @param token {@link #LENGTH} bytes.
+     * @throws IllegalArgumentException if {@code qp} is not a soft QP or the token has the wrong length.
+     */
+    public static void bind(final QueuePair qp, final byte[] token)
+    {
+        if (!(qp instanceof SoftQueuePair soft))
+        {
+            throw new IllegalArgumentException("a link token binds to a soft QP, not " + qp);
+        }
+        if (token.length != LENGTH)
+        {
+            throw new IllegalArgumentException("a link token has " + LENGTH + " bytes, not " + token.length);
+        }
+        soft.bindLinkToken(token);
+    }
+
+    /**
+     * @param hello a complete HELLO.
+     * @return a copy of the token it carries.
+     */
+    static byte[] of(final ByteBuffer hello)
+    {
+        final byte[] token = new byte[LENGTH];
+        hello.get(SoftFrameDescriptor.HELLO_TOKEN_OFFSET, token);
+        return token;
+    }
+
+    void set(final byte[] token)
+    {
+        System.arraycopy(token, 0, bytes, 0, LENGTH);
+        bound = true;
+    }
+
+    void clear()
+    {
+        Arrays.fill(bytes, (byte)0);
+        bound = false;
+    }
+
+    /** @return whether a connection manager bound a token (else the QP takes the all-zero one). */
+    boolean bound()
+    {
+        return bound;
+    }
+
+    /**
+     * Writes the token into a HELLO being built.
+     */
+    void putInto(final ByteBuffer hello)
+    {
+        hello.put(SoftFrameDescriptor.HELLO_TOKEN_OFFSET, bytes);
+    }
+
+    /**
+     * @param offered the token a HELLO carried.
+     * @return whether it is this one; compared in constant time.
+     */
+    boolean admits(final byte[] offered)
+    {
+        return MessageDigest.isEqual(bytes, offered);
+    }
+}
