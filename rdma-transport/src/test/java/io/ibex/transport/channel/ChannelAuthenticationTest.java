@@ -18,8 +18,8 @@ import java.util.function.Consumer;
 import static io.ibex.transport.channel.ChannelPair.receive;
 import static io.ibex.transport.channel.ChannelPair.send;
 import static io.ibex.transport.channel.TestChannels.WAIT_MILLIS;
+import static io.ibex.transport.channel.TestChannels.awaitFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -132,15 +132,5 @@ class ChannelAuthenticationTest
     private ChannelConfig source(final TransportMode mode, final Consumer<ChannelConfig.Builder> tweak)
     {
         return TestChannels.source("source", mode, sourcePort, targetPort, tweak);
-    }
-
-    private static void awaitFailure(final SampleChannel channel) throws Exception
-    {
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
-        while (channel.failure() == null && System.nanoTime() < deadline)
-        {
-            Thread.sleep(10);
-        }
-        assertNotNull(channel.failure(), channel + " reports its failure");
     }
 }

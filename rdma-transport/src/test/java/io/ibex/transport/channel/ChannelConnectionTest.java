@@ -14,9 +14,9 @@ import static io.ibex.transport.channel.ChannelPair.receive;
 import static io.ibex.transport.channel.ChannelPair.send;
 import static io.ibex.transport.channel.ChannelConnector.QP_REFUSED;
 import static io.ibex.transport.channel.TestChannels.WAIT_MILLIS;
+import static io.ibex.transport.channel.TestChannels.awaitFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -258,16 +258,6 @@ class ChannelConnectionTest
     private ChannelConfig source(final TransportMode mode, final java.util.function.Consumer<ChannelConfig.Builder> tweak)
     {
         return TestChannels.source("source", mode, sourcePort, targetPort, tweak);
-    }
-
-    private static void awaitFailure(final SampleChannel channel) throws Exception
-    {
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
-        while (channel.failure() == null && System.nanoTime() < deadline)
-        {
-            Thread.sleep(10);
-        }
-        assertNotNull(channel.failure(), channel + " reports its failure");
     }
 
     private static void awaitState(final SampleChannel channel, final ChannelState state) throws Exception

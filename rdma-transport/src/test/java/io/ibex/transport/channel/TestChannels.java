@@ -14,7 +14,10 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * Configs and checks shared by the channel tests. They run on the provider {@link Providers#select()} picks
@@ -83,5 +86,16 @@ final class TestChannels
         }
         return "disni".equals(Providers.select().name()) ? DisniProvider.liveResources() :
             SoftProvider.liveResources();
+    }
+
+    /** Waits up to {@link #WAIT_MILLIS} for the channel to report a failure, and asserts it did. */
+    static void awaitFailure(final SampleChannel channel) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+        while (channel.failure() == null && System.nanoTime() < deadline)
+        {
+            Thread.sleep(10);
+        }
+        assertNotNull(channel.failure(), channel + " reports its failure");
     }
 }
