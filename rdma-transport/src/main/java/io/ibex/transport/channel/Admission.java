@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
  * A target's connections between accept and proof. A connection holds the target only once it is set up
  * completely: rdma_cm's handshake done, then the peer's queue pair answering a zero-length RDMA WRITE on the
  * connection's RC queue pair (the probe: it needs no key and no posted receive, and its ACK can only come from a
- * live queue pair at the other end of a working link). Up to {@link #SLOTS} connections are set up at once, so a
+ * live queue pair at the other end of a working link), or the first message from the peer's queue pair arriving
+ * on it (which proves as much, and comes first when the probe is slow: on rxe it sometimes stays unanswered for
+ * longer than a short-lived source lives). Up to {@link #SLOTS} connections are set up at once, so a
  * half-open one cannot keep a real source out; the first proven wins, and one not proven within
  * in.admission_timeout is dropped. A new request when every slot is taken pushes out the oldest: a connection
  * being set up keeps its place while {@link #SLOTS} more requests are taken, and the connector takes every other
@@ -68,6 +70,12 @@ final class Admission
     void remove(final Connection connection)
     {
         candidates.removeIf(candidate -> candidate.connection == connection);
+    }
+
+    /** @return whether this connection is being set up. */
+    boolean contains(final Connection connection)
+    {
+        return candidate(connection) != null;
     }
 
     /** @return the connection being set up whose id or queue pair this is, or null. */

@@ -473,7 +473,8 @@ final class ChannelConnector implements Runnable
         {
             drop(failed, admission.whyFailed(failed));
         }
-        final Connection proven = admission.proven();
+        final Connection proven = receivesOf != null && receivePath.peerSent() && admission.contains(receivesOf) ?
+            receivesOf : admission.proven();
         if (proven == null)
         {
             return;

@@ -53,6 +53,7 @@ final class ReceivePath extends DataPath
     private int pendingHead;
     private int pendingCount;
     private long receivedNanos; // the epoch time of the read under way, its samples' ts.received
+    private volatile boolean peerSent;
     private int posted;
     private long generation;
 
@@ -207,12 +208,22 @@ final class ReceivePath extends DataPath
             this.connection = connection;
             this.generation++;
             this.failure = null;
+            this.peerSent = false;
             replenish();
         }
         finally
         {
             lock.unlock();
         }
+    }
+
+    /**
+     * @return whether a receive of the attached connection completed successfully: its peer's queue pair sent on
+     *         this connection (read by the connection manager's thread).
+     */
+    boolean peerSent()
+    {
+        return peerSent;
     }
 
     /**
@@ -273,8 +284,13 @@ final class ReceivePath extends DataPath
                 }
             }
             pool.release(slot);
+            return;
         }
-        else if (batch != null)
+        if (!peerSent)
+        {
+            peerSent = true;
+        }
+        if (batch != null)
         {
             deliver(batch, slot, wc.byteLen());
         }
