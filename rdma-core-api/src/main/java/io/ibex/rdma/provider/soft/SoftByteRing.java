@@ -6,7 +6,7 @@ import org.agrona.BufferUtil;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
-import static org.agrona.UnsafeAccess.UNSAFE;
+import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
 
 /**
  * One direction of a {@link SoftMemoryWire} or a {@link SoftSharedMemoryWire}: a single-writer, single-reader byte

@@ -26,7 +26,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
-import static org.agrona.UnsafeAccess.UNSAFE;
+import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
 
 /**
  * The send side of a {@link SoftQueuePair}: the send queue, transmission of requests (RC/UC frames on the

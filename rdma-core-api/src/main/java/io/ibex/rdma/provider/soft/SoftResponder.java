@@ -24,7 +24,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
-import static org.agrona.UnsafeAccess.UNSAFE;
+import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
 
 /**
  * The receive side of a {@link SoftQueuePair}: the receive queue, reading frames off the link (responses go

@@ -5,7 +5,7 @@ import io.ibex.rdma.verbs.ScatterGatherEntry;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkRequest;
 
-import static org.agrona.UnsafeAccess.UNSAFE;
+import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
 
 /**
  * The scatter/gather lists of a work queue's slots, copied at post time into primitive arrays, and the
