@@ -175,16 +175,7 @@ final class NativeLibrary
         final String onPath = onLibraryPath();
         if (onPath != null)
         {
-            try
-            {
-                System.loadLibrary(LIBRARY);
-            }
-            catch (final UnsatisfiedLinkError ex)
-            {
-                return loadFailure(onPath, ex.getMessage());
-            }
-            loaded = onPath;
-            return check(onPath);
+            return loadFile(null, onPath);
         }
         final URL resource = NativeLibrary.class.getClassLoader().getResource(resourceName());
         if (resource == null)
@@ -212,11 +203,22 @@ final class NativeLibrary
         }
     }
 
+    /**
+     * @param path      the file to load, or null for {@link #LIBRARY} on java.library.path.
+     * @param described the file, or where it came from, for {@link #loaded()} and the messages.
+     */
     private static String loadFile(final String path, final String described)
     {
         try
         {
-            System.load(path);
+            if (path == null)
+            {
+                System.loadLibrary(LIBRARY);
+            }
+            else
+            {
+                System.load(path);
+            }
         }
         catch (final UnsatisfiedLinkError ex)
         {
