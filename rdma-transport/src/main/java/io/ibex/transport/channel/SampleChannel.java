@@ -1,9 +1,9 @@
 package io.ibex.transport.channel;
 
+import io.ibex.rdma.Provider;
 import io.ibex.rdma.Providers;
 import io.ibex.rdma.cm.CmId;
 import io.ibex.rdma.cm.EventChannel;
-import io.ibex.rdma.spi.RdmaProvider;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.CompletionChannel;
 import io.ibex.rdma.verbs.CompletionQueue;
@@ -61,7 +61,7 @@ public final class SampleChannel implements AutoCloseable
     private final EpochNanoClock clock = new SampleClock();
     private final Object stateLock = new Object();
     private volatile ChannelState state = ChannelState.INITIALIZED;
-    private volatile String failure;
+    private volatile ChannelException failure;
     private ChannelConfig config;
     private ChannelStats stats;
     private IdleStrategy readIdle;
@@ -366,8 +366,11 @@ public final class SampleChannel implements AutoCloseable
         return current != null ? current.connector.lastConnectFailure() : null;
     }
 
-    /** @return why the channel cannot go on, or null. */
-    public String failure()
+    /**
+     * @return why the channel cannot go on (its message says what failed, its cause the error underneath, if any),
+     *     or null while it can.
+     */
+    public ChannelException failure()
     {
         return failure;
     }
@@ -429,10 +432,10 @@ public final class SampleChannel implements AutoCloseable
             throw new ChannelStateException(config != null ? config.name() : "?", operation, state,
                 "STARTED or CONNECTED");
         }
-        final String failed = failure;
+        final ChannelException failed = failure;
         if (failed != null)
         {
-            throw new ChannelException(config.name() + ": " + failed);
+            throw new ChannelException(config.name() + ": " + failed.getMessage(), failed);
         }
         return current;
     }
@@ -454,12 +457,12 @@ public final class SampleChannel implements AutoCloseable
         }
 
         @Override
-        public void failed(final String reason)
+        public void failed(final String reason, final Throwable cause)
         {
             LOG.error("{}: {}", config.name(), reason);
             synchronized (stateLock)
             {
-                failure = reason;
+                failure = new ChannelException(reason, cause);
                 stateLock.notifyAll();
             }
         }
@@ -480,7 +483,7 @@ public final class SampleChannel implements AutoCloseable
         {
             try
             {
-                final RdmaProvider provider = Providers.AUTO.equals(config.provider()) ? Providers.select() :
+                final Provider provider = Providers.AUTO.equals(config.provider()) ? Providers.select() :
                     Providers.select(config.provider());
                 final EventChannel events = push(provider.createEventChannel());
                 final CmId first = push(ChannelConnector.bindFirst(config, events));
