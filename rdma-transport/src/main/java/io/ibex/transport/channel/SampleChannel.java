@@ -16,7 +16,6 @@ import io.ibex.transport.config.PollMode;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SampleClock;
-import io.ibex.transport.sample.SamplePool;
 import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;
 import org.agrona.concurrent.EpochNanoClock;
