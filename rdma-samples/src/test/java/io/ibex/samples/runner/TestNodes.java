@@ -142,7 +142,7 @@ final class TestNodes
             for (int i = 0; i < n; i++)
             {
                 final long now = context.clock().nanoTime();
-                final Sample sample = block.get(i).sequence(next).origin(now / 1_000_000_000L, now % 1_000_000_000L)
+                final Sample sample = block.get(i).sequence(next).origin(now)
                     .flags(Sample.HAS_SEQUENCE | Sample.HAS_TS_ORIGIN | Sample.HAS_DATA).length(signals.size());
                 for (int v = 0; v < signals.size(); v++)
                 {

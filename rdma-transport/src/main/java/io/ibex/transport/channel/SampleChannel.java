@@ -42,10 +42,11 @@ import java.util.concurrent.TimeUnit;
  *     channel.write(batch);                       // returns how many it took: the rest stay in the batch
  * }
  * }</pre>
- * Lifecycle, as the C node: INITIALIZED, {@link #parse} to PARSED, {@link #check} to CHECKED, {@link #start} to
- * STARTED (CONNECTED while a peer is there), {@link #stop} to STOPPED (may start again), {@link #close} to
- * DESTROYED. {@link #open} does the first four steps. An operation in the wrong state throws
- * {@link ChannelStateException} naming the state it needs and the state the channel is in.
+ * {@link #open} gives a STARTED channel (CONNECTED while a peer is there) and {@link #close} ends it (DESTROYED).
+ * The runner drives the C node-type's lifecycle step by step instead: {@link #create()} (INITIALIZED),
+ * {@link #parse} (PARSED), {@link #check} (CHECKED), {@link #start} (STARTED), {@link #stop} (STOPPED, may start
+ * again). An operation in the wrong state throws {@link ChannelStateException} naming the state it needs and the
+ * state the channel is in.
  * <p>
  * Threads: one writer thread (claim, write, release of claimed samples) and one reader thread (read, release
  * of received samples) may work at once, besides the thread that starts and stops the channel; the channel's
@@ -70,17 +71,14 @@ public final class SampleChannel implements AutoCloseable
     {
     }
 
-    /** @return a channel in state INITIALIZED. */
-    public static SampleChannel create()
-    {
-        return new SampleChannel();
-    }
-
     /**
-     * Parses, checks and starts a channel.
+     * Opens a channel: a target listens on in.address when this returns (so a source opened next finds it), a
+     * source starts connecting to out.address. Close it to free its resources.
      *
-     * @param config the node's config.
-     * @return the started channel.
+     * @param config the node's config ({@link ChannelConfig#builder()} or {@link ChannelConfig#read}).
+     * @return the channel, STARTED (CONNECTED once a peer is there: {@link #awaitConnected}).
+     * @throws io.ibex.transport.config.ConfigException naming the rule the config breaks.
+     * @throws ChannelException if in.address cannot be bound or a resource cannot be allocated.
      */
     public static SampleChannel open(final ChannelConfig config)
     {
@@ -94,68 +92,6 @@ public final class SampleChannel implements AutoCloseable
             channel.close();
             throw ex;
         }
-    }
-
-    /**
-     * Takes the config: INITIALIZED to PARSED.
-     *
-     * @param config the node's config.
-     * @return this.
-     */
-    public SampleChannel parse(final ChannelConfig config)
-    {
-        Objects.requireNonNull(config, "parse: config");
-        synchronized (stateLock)
-        {
-            require("parse", ChannelState.INITIALIZED);
-            this.config = config;
-            this.stats = new ChannelStats(ChannelStats.DEFAULT_WARM_UP, clock);
-            this.readIdle = config.idle().newStrategy();
-            state = ChannelState.PARSED;
-        }
-        return this;
-    }
-
-    /**
-     * Applies the node-type's checks to the config and logs their warnings: PARSED to CHECKED.
-     *
-     * @return this.
-     * @throws io.ibex.transport.config.ConfigException naming the rule the config breaks.
-     */
-    public SampleChannel check()
-    {
-        synchronized (stateLock)
-        {
-            require("check", ChannelState.PARSED);
-            config = config.check();
-            for (final String warning : config.warnings())
-            {
-                LOG.warn("{}: {}", config.name(), warning);
-            }
-            state = ChannelState.CHECKED;
-        }
-        return this;
-    }
-
-    /**
-     * Allocates the channel's resources on the device of in.address and starts connecting (a source) or
-     * listening (a target, which listens when this returns, so a source started next finds it): CHECKED or
-     * STOPPED to STARTED.
-     *
-     * @return this.
-     * @throws ChannelException if in.address cannot be bound or a resource cannot be allocated.
-     */
-    public SampleChannel start()
-    {
-        synchronized (stateLock)
-        {
-            require("start", ChannelState.CHECKED, ChannelState.STOPPED);
-            failure = null;
-            running = new Running(config, stats, clock, new ConnectionEvents());
-            state = ChannelState.STARTED;
-            running.thread.start();
-        }
-        return this;
     }
 
     /**
@@ -303,30 +239,6 @@ public final class SampleChannel implements AutoCloseable
         }
     }
 
-    /**
-     * Disconnects, frees every resource and waits for the connection manager: STARTED or CONNECTED to STOPPED.
-     * A no-op in other states.
-     */
-    public void stop()
-    {
-        final Running stopping;
-        synchronized (stateLock)
-        {
-            if (running == null)
-            {
-                return;
-            }
-            stopping = running;
-            running = null;
-            state = ChannelState.STOPPED;
-            stateLock.notifyAll();
-        }
-        stopping.close();
-        LOG.info("{}: stopped (sent {}, received {}, dropped {}, invalid {})", config.name(),
-            stats.get(Counter.SENT), stats.get(Counter.RECEIVED), stats.get(Counter.DROPPED),
-            stats.get(Counter.INVALID));
-    }
-
     /** Stops the channel if it runs, then DESTROYED. Idempotent. */
     @Override
     public void close()
@@ -393,10 +305,108 @@ public final class SampleChannel implements AutoCloseable
         return current != null ? current.send.queuePair() : null;
     }
 
-    /** @return the clock ts.received comes from (epoch nanoseconds), for stamping ts.origin the same way. */
+    /**
+     * @return the clock ts.received comes from (epoch nanoseconds), for stamping ts.origin the same way:
+     *     {@code sample.origin(channel.clock().nanoTime())}.
+     */
     public EpochNanoClock clock()
     {
         return clock;
+    }
+
+    // The C node-type's lifecycle, step by step, as the runner drives it (and tests that need a channel in a given
+    // state); open(config) is create().parse(config).check().start().
+
+    /** @return a channel in state INITIALIZED. */
+    public static SampleChannel create()
+    {
+        return new SampleChannel();
+    }
+
+    /**
+     * Takes the config: INITIALIZED to PARSED.
+     *
+     * @param config the node's config.
+     * @return this.
+     */
+    public SampleChannel parse(final ChannelConfig config)
+    {
+        Objects.requireNonNull(config, "parse: config");
+        synchronized (stateLock)
+        {
+            require("parse", ChannelState.INITIALIZED);
+            this.config = config;
+            this.stats = new ChannelStats(ChannelStats.DEFAULT_WARM_UP, clock);
+            this.readIdle = config.idle().newStrategy();
+            state = ChannelState.PARSED;
+        }
+        return this;
+    }
+
+    /**
+     * Applies the node-type's checks to the config and logs their warnings: PARSED to CHECKED.
+     *
+     * @return this.
+     * @throws io.ibex.transport.config.ConfigException naming the rule the config breaks.
+     */
+    public SampleChannel check()
+    {
+        synchronized (stateLock)
+        {
+            require("check", ChannelState.PARSED);
+            config = config.check();
+            for (final String warning : config.warnings())
+            {
+                LOG.warn("{}: {}", config.name(), warning);
+            }
+            state = ChannelState.CHECKED;
+        }
+        return this;
+    }
+
+    /**
+     * Allocates the channel's resources on the device of in.address and starts connecting (a source) or
+     * listening (a target, which listens when this returns, so a source started next finds it): CHECKED or
+     * STOPPED to STARTED.
+     *
+     * @return this.
+     * @throws ChannelException if in.address cannot be bound or a resource cannot be allocated.
+     */
+    public SampleChannel start()
+    {
+        synchronized (stateLock)
+        {
+            require("start", ChannelState.CHECKED, ChannelState.STOPPED);
+            failure = null;
+            running = new Running(config, stats, clock, new ConnectionEvents());
+            state = ChannelState.STARTED;
+            running.thread.start();
+        }
+        return this;
+    }
+
+    /**
+     * Disconnects, frees every resource and waits for the connection manager: STARTED or CONNECTED to STOPPED.
+     * A no-op in other states.
+     */
+    public void stop()
+    {
+        final Running stopping;
+        synchronized (stateLock)
+        {
+            if (running == null)
+            {
+                return;
+            }
+            stopping = running;
+            running = null;
+            state = ChannelState.STOPPED;
+            stateLock.notifyAll();
+        }
+        stopping.close();
+        LOG.info("{}: stopped (sent {}, received {}, dropped {}, invalid {})", config.name(),
+            stats.get(Counter.SENT), stats.get(Counter.RECEIVED), stats.get(Counter.DROPPED),
+            stats.get(Counter.INVALID));
     }
 
     @Override

@@ -100,4 +100,17 @@ class SampleTest
         wide.length(4);
         assertThrows(IndexOutOfBoundsException.class, () -> sample.copyFrom(wide));
     }
+
+    @Test
+    void originFromEpochNanosIsSecondsAndNanosOnTheWire()
+    {
+        sample.origin(1_700_000_000_123_456_789L);
+
+        assertEquals(1_700_000_000L, sample.originSeconds());
+        assertEquals(123_456_789L, sample.originNanos());
+        assertEquals(1_700_000_000_123_456_789L, sample.originEpochNanos());
+        sample.origin(-1L);
+        assertEquals(-1L, sample.originSeconds(), "before the epoch, the nanoseconds stay within the second");
+        assertEquals(999_999_999L, sample.originNanos());
+    }
 }
