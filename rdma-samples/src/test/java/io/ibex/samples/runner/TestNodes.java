@@ -6,12 +6,11 @@ import io.ibex.samples.runner.node.Node;
 import io.ibex.samples.runner.node.NodeContext;
 import io.ibex.samples.runner.node.NodeException;
 import io.ibex.samples.runner.node.SampleBlock;
-import io.ibex.transport.config.ConfigGroup;
-import io.ibex.transport.config.GroupBinder;
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.GroupBinder;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SampleClock;
 import io.ibex.transport.sample.SignalList;
-
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;

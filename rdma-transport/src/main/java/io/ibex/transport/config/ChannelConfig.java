@@ -1,5 +1,12 @@
 package io.ibex.transport.config;
 
+import io.ibex.transport.config.internal.ChannelConfigs;
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigReaders;
+import io.ibex.transport.config.internal.ConfigScalar;
+import io.ibex.transport.config.internal.ConfigValue;
+import io.ibex.transport.config.internal.SecretFile;
+import io.ibex.transport.config.internal.SocketAddresses;
 import io.ibex.transport.sample.SignalList;
 
 import java.net.InetSocketAddress;
@@ -15,8 +22,8 @@ import java.util.Map;
 /**
  * The immutable, validated config of one channel: every option of VILLASnode's {@code infiniband} node-type with
  * its defaults, plus ibex's own ({@code provider}, {@code device}, {@code poll_mode}, {@code idle_strategy},
- * {@code secret_file}, reconnection). Built by {@link #builder()}, from a config tree by
- * {@link #fromGroup(String, ConfigGroup)}, or from a file by {@link #read(Path, String)}; each checks every value on
+ * {@code secret_file}, reconnection). Built by {@link #builder()} or from a file by {@link #read(Path, String)} (the runner
+ * binds nodes of its config tree); each checks every value on
  * its own and fails with a {@link ConfigException} naming the key, the value and where it was set. {@link #check()}
  * then applies the C node-type's check() rules, which weigh settings against each other (docs/config.md lists them
  * all).
@@ -47,6 +54,30 @@ public final class ChannelConfig
     public static final Duration DEFAULT_RECONNECT_MAX_DELAY = Duration.ofSeconds(2);
     /** The largest queue size or work request count accepted: 2^30, so rounding up to a power of two fits. */
     public static final int MAX_QUEUE_SIZE = 1 << 30;
+
+    static
+    {
+        ChannelConfigs.install(new ChannelConfigs.Access()
+        {
+            @Override
+            public ChannelConfig fromGroup(final String nodeName, final ConfigGroup node)
+            {
+                return ChannelConfigBinder.bind(nodeName, node);
+            }
+
+            @Override
+            public ConfigValue hooks(final ChannelConfig config, final String key)
+            {
+                return switch (key)
+                {
+                    case "hooks" -> config.hooks;
+                    case "in.hooks" -> config.inHooks;
+                    case "out.hooks" -> config.outHooks;
+                    default -> throw new IllegalArgumentException("no hooks at " + key);
+                };
+            }
+        });
+    }
 
     private final String name;
     private final TransportMode mode;
@@ -123,19 +154,6 @@ public final class ChannelConfig
     public static Builder builder()
     {
         return new Builder(ConfigLocation.of("ChannelConfig.builder()"));
-    }
-
-    /**
-     * Binds the settings of one node of a config tree (VILLAS names: {@code in.cq_size}, ...).
-     *
-     * @param nodeName the node's name, which becomes {@link #name()}.
-     * @param node     its settings.
-     * @return the config, not yet {@link #check() checked}.
-     * @throws ConfigException for an unknown key, a value of the wrong type, or a value out of range.
-     */
-    public static ChannelConfig fromGroup(final String nodeName, final ConfigGroup node)
-    {
-        return ChannelConfigBinder.bind(nodeName, node);
     }
 
     /**
@@ -408,20 +426,20 @@ public final class ChannelConfig
         return reconnectMaxDelay;
     }
 
-    /** @return the node's {@code hooks} as written (for the runner), or null. */
-    public ConfigValue hooks()
+    /** @return the node's {@code hooks} as written (for the runner: {@link ChannelConfigs}), or null. */
+    ConfigValue hooks()
     {
         return hooks;
     }
 
-    /** @return the node's {@code in.hooks} as written (for the runner), or null. */
-    public ConfigValue inHooks()
+    /** @return the node's {@code in.hooks} as written, or null. */
+    ConfigValue inHooks()
     {
         return inHooks;
     }
 
-    /** @return the node's {@code out.hooks} as written (for the runner), or null. */
-    public ConfigValue outHooks()
+    /** @return the node's {@code out.hooks} as written, or null. */
+    ConfigValue outHooks()
     {
         return outHooks;
     }
@@ -761,21 +779,21 @@ public final class ChannelConfig
         }
 
         /** @param hooks the node's hooks as a config tree gives them, or null. @return this builder. */
-        public Builder hooks(final ConfigValue hooks)
+        Builder hooks(final ConfigValue hooks)
         {
             this.hooks = hooks;
             return set("hooks", "hooks");
         }
 
         /** @param inHooks the input's hooks as a config tree gives them, or null. @return this builder. */
-        public Builder inHooks(final ConfigValue inHooks)
+        Builder inHooks(final ConfigValue inHooks)
         {
             this.inHooks = inHooks;
             return set("in.hooks", "inHooks");
         }
 
         /** @param outHooks the output's hooks as a config tree gives them, or null. @return this builder. */
-        public Builder outHooks(final ConfigValue outHooks)
+        Builder outHooks(final ConfigValue outHooks)
         {
             this.outHooks = outHooks;
             return set("out.hooks", "outHooks");
