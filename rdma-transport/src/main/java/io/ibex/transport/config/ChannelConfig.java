@@ -568,42 +568,60 @@ public final class ChannelConfig
             this.defaultLocation = defaultLocation;
         }
 
-        /** @param name the node's name (default "channel"). @return this builder. */
+        /**
+         * @param name the node's name (default "channel").
+         * @return this builder.
+         */
         public Builder name(final String name)
         {
             this.name = name;
             return set("name", "name");
         }
 
-        /** @param mode RC (default), UC or UD. @return this builder. */
+        /**
+         * @param mode RC (default), UC or UD.
+         * @return this builder.
+         */
         public Builder mode(final TransportMode mode)
         {
             this.mode = mode;
             return set("rdma_transport_mode", "mode");
         }
 
-        /** @param provider "auto" (default), "soft" or "disni", in any case. @return this builder. */
+        /**
+         * @param provider "auto" (default), "soft" or "disni", in any case.
+         * @return this builder.
+         */
         public Builder provider(final String provider)
         {
             this.provider = provider;
             return set("provider", "provider");
         }
 
-        /** @param device an RDMA device name, or null for any. @return this builder. */
+        /**
+         * @param device an RDMA device name, or null for any.
+         * @return this builder.
+         */
         public Builder device(final String device)
         {
             this.device = device;
             return set("device", "device");
         }
 
-        /** @param pollMode BUSY (default) or EVENT. @return this builder. */
+        /**
+         * @param pollMode BUSY (default) or EVENT.
+         * @return this builder.
+         */
         public Builder pollMode(final PollMode pollMode)
         {
             this.pollMode = pollMode;
             return set("poll_mode", "pollMode");
         }
 
-        /** @param idle the idle strategy of waits (default YIELDING). @return this builder. */
+        /**
+         * @param idle the idle strategy of waits (default YIELDING).
+         * @return this builder.
+         */
         public Builder idle(final IdleKind idle)
         {
             this.idle = idle;
@@ -621,14 +639,20 @@ public final class ChannelConfig
             return set(SecretFile.KEY, "secretFile");
         }
 
-        /** @param signals the signals of the samples (default 64 floats). @return this builder. */
+        /**
+         * @param signals the signals of the samples (default 64 floats).
+         * @return this builder.
+         */
         public Builder signals(final SignalList signals)
         {
             this.signals = signals;
             return set("in.signals", "signals");
         }
 
-        /** @param inAddress the local address to bind (required). @return this builder. */
+        /**
+         * @param inAddress the local address to bind (required).
+         * @return this builder.
+         */
         public Builder inAddress(final InetSocketAddress inAddress)
         {
             this.inAddress = inAddress;
@@ -645,35 +669,50 @@ public final class ChannelConfig
             return inAddress(parseAddress(inAddress, "in.address", "inAddress"));
         }
 
-        /** @param inCqSize the receive completion queue's depth (default 128). @return this builder. */
+        /**
+         * @param inCqSize the receive completion queue's depth (default 128).
+         * @return this builder.
+         */
         public Builder inCqSize(final int inCqSize)
         {
             this.inCqSize = inCqSize;
             return set("in.cq_size", "inCqSize");
         }
 
-        /** @param inMaxWrs the receive queue's work requests (default 128). @return this builder. */
+        /**
+         * @param inMaxWrs the receive queue's work requests (default 128).
+         * @return this builder.
+         */
         public Builder inMaxWrs(final int inMaxWrs)
         {
             this.inMaxWrs = inMaxWrs;
             return set("in.max_wrs", "inMaxWrs");
         }
 
-        /** @param inVectorize the most samples one read hands up (default 1). @return this builder. */
+        /**
+         * @param inVectorize the most samples one read hands up (default 1).
+         * @return this builder.
+         */
         public Builder inVectorize(final int inVectorize)
         {
             this.inVectorize = inVectorize;
             return set("in.vectorize", "inVectorize");
         }
 
-        /** @param inBufferSubtraction receives left unposted as headroom (default 16). @return this builder. */
+        /**
+         * @param inBufferSubtraction receives left unposted as headroom (default 16).
+         * @return this builder.
+         */
         public Builder inBufferSubtraction(final int inBufferSubtraction)
         {
             this.inBufferSubtraction = inBufferSubtraction;
             return set("in.buffer_subtraction", "inBufferSubtraction");
         }
 
-        /** @param outAddress the peer to connect to, or null for a target (default). @return this builder. */
+        /**
+         * @param outAddress the peer to connect to, or null for a target (default).
+         * @return this builder.
+         */
         public Builder outAddress(final InetSocketAddress outAddress)
         {
             this.outAddress = outAddress;
@@ -690,63 +729,90 @@ public final class ChannelConfig
             return outAddress(parseAddress(outAddress, "out.address", "outAddress"));
         }
 
-        /** @param millis address and route resolution timeout (default 1000). @return this builder. */
+        /**
+         * @param millis address and route resolution timeout (default 1000).
+         * @return this builder.
+         */
         public Builder outResolutionTimeoutMillis(final int millis)
         {
             this.outResolutionTimeoutMillis = millis;
             return set("out.resolution_timeout", "outResolutionTimeoutMillis");
         }
 
-        /** @param outCqSize the send completion queue's depth (default 128). @return this builder. */
+        /**
+         * @param outCqSize the send completion queue's depth (default 128).
+         * @return this builder.
+         */
         public Builder outCqSize(final int outCqSize)
         {
             this.outCqSize = outCqSize;
             return set("out.cq_size", "outCqSize");
         }
 
-        /** @param outMaxWrs the send queue's work requests (default 128). @return this builder. */
+        /**
+         * @param outMaxWrs the send queue's work requests (default 128).
+         * @return this builder.
+         */
         public Builder outMaxWrs(final int outMaxWrs)
         {
             this.outMaxWrs = outMaxWrs;
             return set("out.max_wrs", "outMaxWrs");
         }
 
-        /** @param outVectorize the most samples one write posts (default 1). @return this builder. */
+        /**
+         * @param outVectorize the most samples one write posts (default 1).
+         * @return this builder.
+         */
         public Builder outVectorize(final int outVectorize)
         {
             this.outVectorize = outVectorize;
             return set("out.vectorize", "outVectorize");
         }
 
-        /** @param outSendInline whether small samples are sent inline (default true). @return this builder. */
+        /**
+         * @param outSendInline whether small samples are sent inline (default true).
+         * @return this builder.
+         */
         public Builder outSendInline(final boolean outSendInline)
         {
             this.outSendInline = outSendInline;
             return set("out.send_inline", "outSendInline");
         }
 
-        /** @param outMaxInlineData the inline data asked of the queue pair (default 0). @return this builder. */
+        /**
+         * @param outMaxInlineData the inline data asked of the queue pair (default 0).
+         * @return this builder.
+         */
         public Builder outMaxInlineData(final int outMaxInlineData)
         {
             this.outMaxInlineData = outMaxInlineData;
             return set("out.max_inline_data", "outMaxInlineData");
         }
 
-        /** @param outUseFallback whether an unreachable peer makes a target (default true). @return this builder. */
+        /**
+         * @param outUseFallback whether an unreachable peer makes a target (default true).
+         * @return this builder.
+         */
         public Builder outUseFallback(final boolean outUseFallback)
         {
             this.outUseFallback = outUseFallback;
             return set("out.use_fallback", "outUseFallback");
         }
 
-        /** @param every every how many sends one is signaled; 0 (default) for half of out.max_wrs. @return this. */
+        /**
+         * @param every every how many sends one is signaled; 0 (default) for half of out.max_wrs.
+         * @return this.
+         */
         public Builder outPeriodicSignaling(final int every)
         {
             this.outPeriodicSignaling = every;
             return set("out.periodic_signaling", "outPeriodicSignaling");
         }
 
-        /** @param reconnect whether a source that loses its peer connects again (default true). @return this. */
+        /**
+         * @param reconnect whether a source that loses its peer connects again (default true).
+         * @return this.
+         */
         public Builder reconnect(final boolean reconnect)
         {
             this.reconnect = reconnect;
@@ -764,35 +830,50 @@ public final class ChannelConfig
             return set("in.admission_timeout", "admissionTimeout");
         }
 
-        /** @param delay the first delay before connecting again (default 10 ms). @return this builder. */
+        /**
+         * @param delay the first delay before connecting again (default 10 ms).
+         * @return this builder.
+         */
         public Builder reconnectMinDelay(final Duration delay)
         {
             this.reconnectMinDelay = delay;
             return set("out.reconnect_min_delay", "reconnectMinDelay");
         }
 
-        /** @param delay the longest delay between attempts (default 2 s). @return this builder. */
+        /**
+         * @param delay the longest delay between attempts (default 2 s).
+         * @return this builder.
+         */
         public Builder reconnectMaxDelay(final Duration delay)
         {
             this.reconnectMaxDelay = delay;
             return set("out.reconnect_max_delay", "reconnectMaxDelay");
         }
 
-        /** @param hooks the node's hooks as a config tree gives them, or null. @return this builder. */
+        /**
+         * @param hooks the node's hooks as a config tree gives them, or null.
+         * @return this builder.
+         */
         Builder hooks(final ConfigValue hooks)
         {
             this.hooks = hooks;
             return set("hooks", "hooks");
         }
 
-        /** @param inHooks the input's hooks as a config tree gives them, or null. @return this builder. */
+        /**
+         * @param inHooks the input's hooks as a config tree gives them, or null.
+         * @return this builder.
+         */
         Builder inHooks(final ConfigValue inHooks)
         {
             this.inHooks = inHooks;
             return set("in.hooks", "inHooks");
         }
 
-        /** @param outHooks the output's hooks as a config tree gives them, or null. @return this builder. */
+        /**
+         * @param outHooks the output's hooks as a config tree gives them, or null.
+         * @return this builder.
+         */
         Builder outHooks(final ConfigValue outHooks)
         {
             this.outHooks = outHooks;

@@ -131,7 +131,10 @@ public final class Sample
         return buffer.getInt(offset + FLAGS_OFFSET, ORDER);
     }
 
-    /** @return this, with the flags set. */
+    /**
+     * @param flags the flags: {@code HAS_*} and the frame bits.
+     * @return this.
+     */
     public Sample flags(final int flags)
     {
         buffer.putInt(offset + FLAGS_OFFSET, flags, ORDER);

@@ -35,7 +35,10 @@ public final class ConfigList implements ConfigValue
         return elements.size();
     }
 
-    /** @return the value at {@code index}. */
+    /**
+     * @param index the element, 0 to {@code size() - 1}.
+     * @return the value at {@code index}.
+     */
     public ConfigValue get(final int index)
     {
         return elements.get(index);
