@@ -1,4 +1,4 @@
-package io.ibex.transport.sample;
+package io.ibex.transport.channel;
 
 import io.ibex.rdma.Providers;
 import io.ibex.rdma.verbs.AccessFlags;
@@ -18,6 +18,7 @@ import io.ibex.rdma.verbs.SendWorkRequest;
 import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
+import io.ibex.transport.sample.Sample;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,7 @@
-package io.ibex.transport.config;
+package io.ibex.transport.config.internal;
+
+import io.ibex.transport.config.ConfigException;
+import io.ibex.transport.config.ConfigLocation;
 
 /**
  * Walks the text of one libconfig file character by character, keeping line and column, and skips white space

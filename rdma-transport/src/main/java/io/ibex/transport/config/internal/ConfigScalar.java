@@ -1,4 +1,6 @@
-package io.ibex.transport.config;
+package io.ibex.transport.config.internal;
+
+import io.ibex.transport.config.ConfigLocation;
 
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package io.ibex.transport.config;
+package io.ibex.transport.config.internal;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

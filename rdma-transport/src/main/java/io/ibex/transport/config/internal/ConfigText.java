@@ -1,4 +1,7 @@
-package io.ibex.transport.config;
+package io.ibex.transport.config.internal;
+
+import io.ibex.transport.config.ConfigException;
+import io.ibex.transport.config.ConfigLocation;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,8 @@
-package io.ibex.transport.sample;
+package io.ibex.transport.channel;
 
 import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.ProtectionDomain;
+import io.ibex.transport.sample.Sample;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -13,7 +14,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Not thread safe: one thread acquires and releases (a channel has one pool per direction). Allocates nothing
  * after construction.
  */
-public final class SamplePool implements AutoCloseable
+final class SamplePool implements AutoCloseable
 {
     private final int capacity;
     private final int slotLength;
@@ -34,7 +35,7 @@ public final class SamplePool implements AutoCloseable
      * @param access   the region's access flags ({@link io.ibex.rdma.verbs.AccessFlags}): LOCAL_WRITE for receive
      *                 pools; remote access only where a feature needs it.
      */
-    public SamplePool(final ProtectionDomain pd, final int slots, final int capacity, final int access)
+    SamplePool(final ProtectionDomain pd, final int slots, final int capacity, final int access)
     {
         if (slots < 1)
         {
@@ -60,7 +61,7 @@ public final class SamplePool implements AutoCloseable
     /**
      * @return the index of a free slot, now taken, or -1 if every slot is taken.
      */
-    public int acquire()
+    int acquire()
     {
         if (freeCount == 0)
         {
@@ -77,7 +78,7 @@ public final class SamplePool implements AutoCloseable
      * @param slot a slot {@link #acquire()} handed out.
      * @throws IllegalStateException if the slot is not taken (released twice, or never acquired).
      */
-    public void release(final int slot)
+    void release(final int slot)
     {
         if (slot < 0 || slot >= taken.length || !taken[slot])
         {
@@ -95,49 +96,49 @@ public final class SamplePool implements AutoCloseable
      * @param sample the flyweight.
      * @return the flyweight.
      */
-    public Sample sample(final int slot, final Sample sample)
+    Sample sample(final int slot, final Sample sample)
     {
         return sample.wrap(memory, slotOffset(slot), capacity);
     }
 
     /** @return the virtual address of a slot's wire image: where a SEND or a receive without GRH points. */
-    public long wireAddress(final int slot)
+    long wireAddress(final int slot)
     {
         return mr.address() + slotOffset(slot) + Sample.WIRE_OFFSET;
     }
 
     /** @return the virtual address of a slot's GRH room: where a UD receive points. */
-    public long grhAddress(final int slot)
+    long grhAddress(final int slot)
     {
         return mr.address() + slotOffset(slot) + Sample.GRH_OFFSET;
     }
 
     /** @return the registered region holding every slot. */
-    public MemoryRegion mr()
+    MemoryRegion mr()
     {
         return mr;
     }
 
     /** @return how many slots. */
-    public int slots()
+    int slots()
     {
         return taken.length;
     }
 
     /** @return how many slots are free. */
-    public int freeSlots()
+    int freeSlots()
     {
         return freeCount;
     }
 
     /** @return values each sample can carry. */
-    public int capacity()
+    int capacity()
     {
         return capacity;
     }
 
     /** @return whether the pool is closed: its slots no longer hold anything. */
-    public boolean isClosed()
+    boolean isClosed()
     {
         return mr.isClosed();
     }

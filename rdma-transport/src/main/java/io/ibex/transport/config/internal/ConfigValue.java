@@ -1,4 +1,6 @@
-package io.ibex.transport.config;
+package io.ibex.transport.config.internal;
+
+import io.ibex.transport.config.ConfigLocation;
 
 /**
  * A value of a config tree, read from either syntax (libconfig or JSON): a group of named settings, a list, or a

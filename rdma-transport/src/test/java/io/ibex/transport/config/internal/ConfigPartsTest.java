@@ -1,5 +1,11 @@
-package io.ibex.transport.config;
+package io.ibex.transport.config.internal;
 
+import io.ibex.transport.config.ChannelConfig;
+import io.ibex.transport.config.ConfigException;
+import io.ibex.transport.config.ConfigLocation;
+import io.ibex.transport.config.IdleKind;
+import io.ibex.transport.config.PollMode;
+import io.ibex.transport.config.TransportMode;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.SleepingIdleStrategy;
@@ -10,7 +16,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 
-import static io.ibex.transport.config.LibconfigReaderTest.scalar;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -77,5 +82,10 @@ class ConfigPartsTest
         assertEquals("a.conf:3:4: bad", new ConfigException(here, "bad").getMessage());
         assertEquals(here, new ConfigException(here, "bad").location());
         assertThrows(IllegalArgumentException.class, () -> new ConfigScalar(1, here));
+    }
+
+    private static ConfigScalar scalar(final Object value)
+    {
+        return new ConfigScalar(value, ConfigLocation.of("expected"));
     }
 }

@@ -1,4 +1,4 @@
-package io.ibex.transport.config;
+package io.ibex.transport.config.internal;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
+import io.ibex.transport.config.ConfigException;
+import io.ibex.transport.config.ConfigLocation;
 
 import java.io.IOException;
 import java.io.Reader;

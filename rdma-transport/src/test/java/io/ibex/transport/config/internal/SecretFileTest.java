@@ -1,5 +1,8 @@
-package io.ibex.transport.config;
+package io.ibex.transport.config.internal;
 
+import io.ibex.transport.config.ChannelConfig;
+import io.ibex.transport.config.ConfigException;
+import io.ibex.transport.config.ConfigLocation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class SecretFileTest
 {
+    private static final String ADDRESS = "in = { address = \"127.0.0.1:1337\" }\n";
+
     /** What the files hold: no message may contain it, nor its start. */
     private static final String SECRET = "SECRET-0123456789abcdef";
     private static final ConfigLocation WHERE = ConfigLocation.of("test");
@@ -146,7 +151,7 @@ class SecretFileTest
     @Test
     void withoutTheKeyThereIsNoSecret()
     {
-        final ChannelConfig config = ChannelConfigTest.bind(ChannelConfigTest.ADDRESS);
+        final ChannelConfig config = bind(ADDRESS);
 
         assertNull(config.secretFile());
         assertNull(SecretFile.read(config.check()));
@@ -169,8 +174,8 @@ class SecretFileTest
 
     private ChannelConfig bind(final Path file)
     {
-        return ChannelConfigTest.bind("secret_file = " + ConfigScalar.quote(file.toString()) + "; " +
-            ChannelConfigTest.ADDRESS);
+        return bind("secret_file = " + ConfigScalar.quote(file.toString()) + "; " +
+            ADDRESS);
     }
 
     private Path secret(final String name, final String content, final String permissions) throws IOException
@@ -188,5 +193,10 @@ class SecretFileTest
     private static byte[] bytes(final String text)
     {
         return text.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static ChannelConfig bind(final String text)
+    {
+        return ChannelConfigs.fromGroup("n", LibconfigReader.parse(text, "n.conf"));
     }
 }

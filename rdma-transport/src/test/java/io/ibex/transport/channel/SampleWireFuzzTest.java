@@ -1,6 +1,9 @@
-package io.ibex.transport.sample;
+package io.ibex.transport.channel;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.ibex.transport.sample.Sample;
+import io.ibex.transport.sample.SignalType;
+import io.ibex.transport.sample.SignalValues;
 import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -1,4 +1,7 @@
-package io.ibex.transport.config;
+package io.ibex.transport.config.internal;
+
+import io.ibex.transport.config.ConfigException;
+import io.ibex.transport.config.ConfigLocation;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -53,7 +56,10 @@ public final class ConfigGroup implements ConfigValue
         return settings.size();
     }
 
-    /** @return whether a setting of that name is there. */
+    /**
+     * @param name a setting's name.
+     * @return whether a setting of that name is there.
+     */
     public boolean has(final String name)
     {
         return settings.containsKey(name);
@@ -151,6 +157,10 @@ public final class ConfigGroup implements ConfigValue
     {
         /**
          * Checks the fields.
+         *
+         * @param name     the setting's name.
+         * @param location where the name was written (the start of the setting).
+         * @param value    the value.
          */
         public Setting
         {

@@ -1,11 +1,13 @@
-package io.ibex.transport.sample;
+package io.ibex.transport.channel;
+
+import io.ibex.transport.sample.Sample;
 
 /**
  * What a receiver checks before it hands a sample up. The C node-type's wire image has no header, so the byte
  * count of the receive completion is all a receiver knows: it must be {@value Sample#WIRE_HEADER_LENGTH} + 8·k
  * bytes with k no more than the slot's capacity (after the GRH, for UD). Anything else is dropped and counted.
  */
-public final class SampleWire
+final class SampleWire
 {
     private SampleWire()
     {
@@ -16,7 +18,7 @@ public final class SampleWire
      * @param capacity values the receiving slot can carry.
      * @return k, the values carried, or -1 if {@code byteLen} is not a valid wire image for the slot.
      */
-    public static int valueCount(final int byteLen, final int capacity)
+    static int valueCount(final int byteLen, final int capacity)
     {
         final int valueBytes = byteLen - Sample.WIRE_HEADER_LENGTH;
         if (valueBytes < 0 || (valueBytes & 7) != 0 || valueBytes >> 3 > capacity)
@@ -37,7 +39,7 @@ public final class SampleWire
      * @param receivedNanos   ts.received, nanoseconds.
      * @return false, leaving the sample untouched, if the byte count is invalid: the caller drops and counts it.
      */
-    public static boolean accept(
+    static boolean accept(
         final Sample sample, final int byteLen, final boolean withGrh, final long receivedSeconds,
         final long receivedNanos)
     {
@@ -55,7 +57,7 @@ public final class SampleWire
     /**
      * @return why a byte count is invalid, for a log line: e.g. "31 bytes is not 24 + 8 per value".
      */
-    public static String whyInvalid(final int byteLen, final boolean withGrh, final int capacity)
+    static String whyInvalid(final int byteLen, final boolean withGrh, final int capacity)
     {
         // in long: a byte count near Integer.MIN_VALUE (a u32 above 2^31) less the GRH must not wrap to a large one
         final long wire = withGrh ? (long)byteLen - Sample.GRH_LENGTH : byteLen;

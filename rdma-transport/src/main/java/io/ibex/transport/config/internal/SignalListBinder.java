@@ -1,5 +1,7 @@
-package io.ibex.transport.config;
+package io.ibex.transport.config.internal;
 
+import io.ibex.transport.config.ConfigException;
+import io.ibex.transport.config.ConfigLocation;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.Signal;
 import io.ibex.transport.sample.SignalList;

@@ -1,4 +1,6 @@
-package io.ibex.transport.config;
+package io.ibex.transport.config.internal;
+
+import io.ibex.transport.config.ConfigLocation;
 
 import java.util.List;
 import java.util.Objects;
@@ -33,7 +35,10 @@ public final class ConfigList implements ConfigValue
         return elements.size();
     }
 
-    /** @return the value at {@code index}. */
+    /**
+     * @param index the element, 0 to {@code size() - 1}.
+     * @return the value at {@code index}.
+     */
     public ConfigValue get(final int index)
     {
         return elements.get(index);
