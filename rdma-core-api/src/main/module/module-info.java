@@ -8,8 +8,6 @@ module io.ibex.rdma
     requires transitive org.agrona.core;
     requires org.slf4j;
     requires jdk.unsupported;
-    // The disni provider calls DiSNI's Java classes; a class path or a module path without DiSNI still runs soft.
-    requires static disni;
 
     exports io.ibex.rdma;
     exports io.ibex.rdma.cm;
