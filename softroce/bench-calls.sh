@@ -15,7 +15,7 @@ if [ "${1:-}" = --in-guest ]; then
     : "${SOFTROCE_DEV:?not inside the Soft-RoCE guest}"
     cycles=${BENCH_CYCLES:-2000}
     out=target/bench-calls
-    java_cmd=(java --add-exports java.base/sun.nio.ch=ALL-UNNAMED -Djava.library.path="$PWD/rdma-core-api/target/native"
+    java_cmd=(java -Dibex.native.library="$PWD/rdma-core-api/target/native/libdisni.so"
         -XX:ErrorFile="$out/hs_err_pid%p.log" -cp benchmarks/target/benchmarks.jar io.ibex.benchmarks.VerbsCallCost
         disni "$SOFTROCE_DEV" 1 "$cycles")
     echo "--- guest: kernel $(uname -r), $(nproc) vCPUs," \

@@ -59,7 +59,7 @@ bench_init()
     : "${SOFTROCE_DEV:?not inside the Soft-RoCE guest}" "${SOFTROCE_IP:?not inside the Soft-RoCE guest}"
     bench_runs=$1
     rm -rf "$bench_runs" && mkdir -p "$bench_runs"
-    IBEX_JAVA="java --add-exports java.base/sun.nio.ch=ALL-UNNAMED -Djava.library.path=$PWD/rdma-core-api/target/native"
+    IBEX_JAVA="java -Dibex.native.library=$PWD/rdma-core-api/target/native/libdisni.so"
     IBEX_JAVA+=" -XX:ErrorFile=$bench_runs/hs_err_pid%p.log"
     bench_crashes=0
     bench_failures=0

@@ -4,8 +4,12 @@ set -u
 out=${1:?usage: real-verbs-guest.sh OUT-DIR (run by softroce/test-real-verbs.sh)}
 : "${SOFTROCE_DEV:?not inside the Soft-RoCE guest}"
 
-java_flags=(--add-exports java.base/sun.nio.ch=ALL-UNNAMED -Djava.library.path="$PWD/rdma-core-api/target/native")
-export IBEX="java ${java_flags[*]} -jar $PWD/rdma-samples/target/ibex.jar"
+# This build's library by path (the provider needs no other flag); the tests that cross-check with DiSNI's Java
+# also need it on java.library.path (DiSNI loads libdisni) and sun.nio.ch exported (DiSNI reads buffer addresses).
+library=$PWD/rdma-core-api/target/native/libdisni.so
+export IBEX="java -Dibex.native.library=$library -jar $PWD/rdma-samples/target/ibex.jar"
+java_flags=(-Dibex.native.library="$library" -Djava.library.path="$(dirname "$library")"
+    --add-exports java.base/sun.nio.ch=ALL-UNNAMED)
 export IBEX_PROVIDER=disni
 failures=0
 

@@ -1,12 +1,13 @@
 /*
- * DiSNI's rdma_cm natives: event channel, ids, address and route resolution, connection set-up and
- * teardown. Differences from DiSNI's own C, each fixing a defect: _createId honours the port space,
+ * The rdma_cm natives of both JNI classes: event channel, ids, address and route resolution, connection
+ * set-up and teardown, each one static body entered from DiSNI's NativeDispatcher (IOException) and, where
+ * ibex needs it, from IbexNative (VerbsException). Differences from DiSNI's own C, each fixing a defect: _createId honours the port space,
  * _resolveAddr binds to the source address when one is given, _getCmEvent keeps the event's details
  * (cm_channel.h), _destroyCmId destroys a QP left on the id, and every call refuses null, destroyed or
  * not-yet-resolved ids with an IOException instead of crashing inside librdmacm.
  */
 #include "cm_channel.h"
-#include "disni_native.h"
+#include "ibex_native.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -30,8 +31,8 @@ const char *cm_id_unusable(jlong handle, int need_device)
     return NULL;
 }
 
-/* The id for a DiSNI call, or NULL after throwing IOException "<what>: <reason>". */
-static struct rdma_cm_id *usable_id(JNIEnv *env, jlong handle, int need_device, const char *what)
+/* The id, or NULL after throwing "<what>: <reason>" (VerbsException when verbs, else IOException). */
+static struct rdma_cm_id *checked_id(JNIEnv *env, jlong handle, int need_device, const char *what, int verbs)
 {
     const char *reason = cm_id_unusable(handle, need_device);
     char message[256];
@@ -40,29 +41,45 @@ static struct rdma_cm_id *usable_id(JNIEnv *env, jlong handle, int need_device, 
         return PTR(struct rdma_cm_id, handle);
     }
     snprintf(message, sizeof(message), "%s: %s", what, reason);
-    ibex_throw_msg(env, message);
+    ibex_throw_text(env, verbs, message);
     return NULL;
+}
+
+static struct rdma_cm_id *usable_id(JNIEnv *env, jlong handle, int need_device, const char *what)
+{
+    return checked_id(env, handle, need_device, what, 0);
+}
+
+static struct cm_channel *checked_channel(JNIEnv *env, jlong handle, const char *what, int verbs)
+{
+    if (handle == 0) {
+        ibex_throw_null_handle(env, what, verbs);
+        return NULL;
+    }
+    return PTR(struct cm_channel, handle);
 }
 
 static struct cm_channel *usable_channel(JNIEnv *env, jlong handle, const char *what)
 {
-    return ibex_null_handle(env, handle, what) ? NULL : PTR(struct cm_channel, handle);
+    return checked_channel(env, handle, what, 0);
 }
 
-JNIEXPORT jlong JNICALL DISNI(createEventChannel)(JNIEnv *env, jobject self UNUSED)
+/* ---- the bodies both JNI classes call; verbs picks the exception type ---- */
+
+static jlong create_event_channel(JNIEnv *env, int verbs)
 {
     struct cm_channel *channel = cm_channel_create();
 
     if (channel == NULL) {
-        ibex_throw_io(env, "rdma_create_event_channel", errno);
-        return -1;
+        ibex_throw_either(env, verbs, "rdma_create_event_channel", errno);
+        return verbs ? 0 : -1;
     }
     return HANDLE(channel);
 }
 
-JNIEXPORT jint JNICALL DISNI(destroyEventChannel)(JNIEnv *env, jobject self UNUSED, jlong handle)
+static jint destroy_event_channel(JNIEnv *env, jlong handle, int verbs)
 {
-    struct cm_channel *channel = usable_channel(env, handle, "rdma_destroy_event_channel");
+    struct cm_channel *channel = checked_channel(env, handle, "rdma_destroy_event_channel", verbs);
     int ids;
 
     if (channel == NULL) {
@@ -74,10 +91,115 @@ JNIEXPORT jint JNICALL DISNI(destroyEventChannel)(JNIEnv *env, jobject self UNUS
 
         snprintf(message, sizeof(message), "rdma_destroy_event_channel: %d rdma_cm id(s) still report on the "
             "channel; destroy them first", ids);
-        return ibex_throw_msg(env, message);
+        return ibex_throw_text(env, verbs, message);
     }
     cm_channel_destroy(channel);
     return 0;
+}
+
+/* The event type, -1 when none came in time; writes the listening id and the event's id. */
+static jint next_event(JNIEnv *env, jlong handle, jint timeout_ms, jlong *listen_out, jlong *id_out, int verbs)
+{
+    struct cm_channel *channel = checked_channel(env, handle, "rdma_get_cm_event", verbs);
+    struct rdma_cm_id *listen_id = NULL;
+    struct rdma_cm_id *id = NULL;
+    int type;
+
+    if (channel == NULL) {
+        return -1;
+    }
+    type = cm_channel_next(channel, timeout_ms, &listen_id, &id);
+    if (type < -1) {
+        ibex_throw_either(env, verbs, "rdma_get_cm_event", type);
+        return -1;
+    }
+    *listen_out = HANDLE(listen_id);
+    *id_out = HANDLE(id);
+    return type;
+}
+
+static void bind_addr(JNIEnv *env, jlong handle, const struct sockaddr *address, int verbs)
+{
+    struct rdma_cm_id *id = checked_id(env, handle, 0, "rdma_bind_addr", verbs);
+
+    if (id != NULL && rdma_bind_addr(id, (struct sockaddr *)address) != 0) {
+        ibex_throw_either(env, verbs, "rdma_bind_addr", errno);
+    }
+}
+
+static void listen_id(JNIEnv *env, jlong handle, jint backlog, int verbs)
+{
+    struct rdma_cm_id *id = checked_id(env, handle, 0, "rdma_listen", verbs);
+
+    if (id != NULL && rdma_listen(id, backlog) != 0) {
+        ibex_throw_either(env, verbs, "rdma_listen", errno);
+    }
+}
+
+/* source NULL: the kernel picks the local address. */
+static void resolve_addr(JNIEnv *env, jlong handle, const struct sockaddr *source, const struct sockaddr *destination,
+    jint timeout_ms, int verbs)
+{
+    struct rdma_cm_id *id = checked_id(env, handle, 0, "rdma_resolve_addr", verbs);
+
+    if (id != NULL && rdma_resolve_addr(id, (struct sockaddr *)source, (struct sockaddr *)destination,
+        timeout_ms) != 0) {
+        ibex_throw_either(env, verbs, "rdma_resolve_addr", errno);
+    }
+}
+
+static void resolve_route(JNIEnv *env, jlong handle, jint timeout_ms, int verbs)
+{
+    struct rdma_cm_id *id = checked_id(env, handle, 1, "rdma_resolve_route", verbs);
+
+    if (id != NULL && rdma_resolve_route(id, timeout_ms) != 0) {
+        ibex_throw_either(env, verbs, "rdma_resolve_route", errno);
+    }
+}
+
+static jint disconnect_id(JNIEnv *env, jlong handle, int verbs)
+{
+    struct rdma_cm_id *id = checked_id(env, handle, 1, "rdma_disconnect", verbs);
+
+    if (id == NULL) {
+        return -EINVAL;
+    }
+    if (rdma_disconnect(id) != 0) {
+        return ibex_throw_either(env, verbs, "rdma_disconnect", errno);
+    }
+    return 0;
+}
+
+static jint destroy_id(JNIEnv *env, jlong handle, int endpoint, const char *what, int verbs)
+{
+    struct rdma_cm_id *id = checked_id(env, handle, 0, what, verbs);
+    int ret;
+
+    if (id == NULL) {
+        return -EINVAL;
+    }
+    ret = cm_id_destroy(id, endpoint);
+    return ret == 0 ? 0 : ibex_throw_either(env, verbs, what, ret);
+}
+
+/* The id's ibv_context*, 0 while it has no device, -1 after throwing. */
+static jlong id_context(JNIEnv *env, jlong handle, int verbs)
+{
+    struct rdma_cm_id *id = checked_id(env, handle, 0, "the device of an rdma_cm id", verbs);
+
+    return id == NULL ? -1 : HANDLE(id->verbs);
+}
+
+/* ---- DiSNI's NativeDispatcher ---- */
+
+JNIEXPORT jlong JNICALL DISNI(createEventChannel)(JNIEnv *env, jobject self UNUSED)
+{
+    return create_event_channel(env, 0);
+}
+
+JNIEXPORT jint JNICALL DISNI(destroyEventChannel)(JNIEnv *env, jobject self UNUSED, jlong handle)
+{
+    return destroy_event_channel(env, handle, 0);
 }
 
 JNIEXPORT jlong JNICALL DISNI(createId)(JNIEnv *env, jobject self UNUSED, jlong handle, jshort ps)
@@ -129,68 +251,45 @@ JNIEXPORT jlong JNICALL DISNI(createQP)(JNIEnv *env, jobject self UNUSED, jlong 
 
 JNIEXPORT void JNICALL DISNI(bindAddr)(JNIEnv *env, jobject self UNUSED, jlong handle, jlong address)
 {
-    struct rdma_cm_id *id = usable_id(env, handle, 0, "rdma_bind_addr");
-
-    if (id == NULL || ibex_null_handle(env, address, "rdma_bind_addr: address")) {
-        return;
-    }
-    if (rdma_bind_addr(id, PTR(struct sockaddr, address)) != 0) {
-        ibex_throw_io(env, "rdma_bind_addr", errno);
+    if (!ibex_null_handle(env, address, "rdma_bind_addr: address")) {
+        bind_addr(env, handle, PTR(struct sockaddr, address), 0);
     }
 }
 
 JNIEXPORT void JNICALL DISNI(listen)(JNIEnv *env, jobject self UNUSED, jlong handle, jint backlog)
 {
-    struct rdma_cm_id *id = usable_id(env, handle, 0, "rdma_listen");
-
-    if (id != NULL && rdma_listen(id, backlog) != 0) {
-        ibex_throw_io(env, "rdma_listen", errno);
-    }
+    listen_id(env, handle, backlog, 0);
 }
 
 JNIEXPORT void JNICALL DISNI(resolveAddr)(JNIEnv *env, jobject self UNUSED, jlong handle, jlong source,
     jlong destination, jint timeout_ms)
 {
-    struct rdma_cm_id *id = usable_id(env, handle, 0, "rdma_resolve_addr");
-
-    if (id == NULL || ibex_null_handle(env, destination, "rdma_resolve_addr: destination")) {
-        return;
-    }
     /* source 0: let the kernel pick the local address (DiSNI's Java always passes 0). */
-    if (rdma_resolve_addr(id, PTR(struct sockaddr, source), PTR(struct sockaddr, destination), timeout_ms) != 0) {
-        ibex_throw_io(env, "rdma_resolve_addr", errno);
+    if (!ibex_null_handle(env, destination, "rdma_resolve_addr: destination")) {
+        resolve_addr(env, handle, PTR(struct sockaddr, source), PTR(struct sockaddr, destination), timeout_ms, 0);
     }
 }
 
 JNIEXPORT void JNICALL DISNI(resolveRoute)(JNIEnv *env, jobject self UNUSED, jlong handle, jint timeout_ms)
 {
-    struct rdma_cm_id *id = usable_id(env, handle, 1, "rdma_resolve_route");
-
-    if (id != NULL && rdma_resolve_route(id, timeout_ms) != 0) {
-        ibex_throw_io(env, "rdma_resolve_route", errno);
-    }
+    resolve_route(env, handle, timeout_ms, 0);
 }
 
 JNIEXPORT jint JNICALL DISNI(getCmEvent)(JNIEnv *env, jobject self UNUSED, jlong handle, jlong listen_out,
     jlong id_out, jint timeout_ms)
 {
-    struct cm_channel *channel = usable_channel(env, handle, "rdma_get_cm_event");
-    struct rdma_cm_id *listen_id = NULL;
-    struct rdma_cm_id *id = NULL;
+    jlong listen_id = 0;
+    jlong id = 0;
     int type;
 
-    if (channel == NULL || ibex_null_handle(env, listen_out, "rdma_get_cm_event: listen id address")
+    if (ibex_null_handle(env, listen_out, "rdma_get_cm_event: listen id address")
         || ibex_null_handle(env, id_out, "rdma_get_cm_event: id address")) {
         return -1;
     }
-    type = cm_channel_next(channel, timeout_ms, &listen_id, &id);
-    if (type < -1) {
-        ibex_throw_io(env, "rdma_get_cm_event", type);
-        return -1;
-    }
+    type = next_event(env, handle, timeout_ms, &listen_id, &id, 0);
     if (type >= 0) {
-        *PTR(int64_t, listen_out) = HANDLE(listen_id);
-        *PTR(int64_t, id_out) = HANDLE(id);
+        *PTR(int64_t, listen_out) = listen_id;
+        *PTR(int64_t, id_out) = id;
     }
     return type;
 }
@@ -246,37 +345,17 @@ JNIEXPORT jint JNICALL DISNI(ackCmEvent)(JNIEnv *env UNUSED, jobject self UNUSED
 
 JNIEXPORT jint JNICALL DISNI(disconnect)(JNIEnv *env, jobject self UNUSED, jlong handle)
 {
-    struct rdma_cm_id *id = usable_id(env, handle, 1, "rdma_disconnect");
-
-    if (id == NULL) {
-        return -EINVAL;
-    }
-    if (rdma_disconnect(id) != 0) {
-        return ibex_throw_io(env, "rdma_disconnect", errno);
-    }
-    return 0;
-}
-
-static jint destroy_id(JNIEnv *env, jlong handle, int endpoint, const char *what)
-{
-    struct rdma_cm_id *id = usable_id(env, handle, 0, what);
-    int ret;
-
-    if (id == NULL) {
-        return -EINVAL;
-    }
-    ret = cm_id_destroy(id, endpoint);
-    return ret == 0 ? 0 : ibex_throw_io(env, what, ret);
+    return disconnect_id(env, handle, 0);
 }
 
 JNIEXPORT jint JNICALL DISNI(destroyCmId)(JNIEnv *env, jobject self UNUSED, jlong handle)
 {
-    return destroy_id(env, handle, 0, "rdma_destroy_id");
+    return destroy_id(env, handle, 0, "rdma_destroy_id", 0);
 }
 
 JNIEXPORT jint JNICALL DISNI(destroyEp)(JNIEnv *env, jobject self UNUSED, jlong handle)
 {
-    return destroy_id(env, handle, 1, "rdma_destroy_ep");
+    return destroy_id(env, handle, 1, "rdma_destroy_ep", 0);
 }
 
 JNIEXPORT jint JNICALL DISNI(destroyQP)(JNIEnv *env, jobject self UNUSED, jlong handle)
@@ -326,11 +405,97 @@ JNIEXPORT jint JNICALL DISNI(getDstAddr)(JNIEnv *env, jobject self UNUSED, jlong
 
 JNIEXPORT jlong JNICALL DISNI(getContext)(JNIEnv *env, jobject self UNUSED, jlong handle)
 {
-    struct rdma_cm_id *id = usable_id(env, handle, 0, "getContext");
+    jlong context = id_context(env, handle, 0);
 
-    if (id == NULL) {
+    /* -1, not an exception, when there is no device yet: DiSNI's getVerbs() then returns null and asks again. */
+    return context == 0 ? -1 : context;
+}
+
+/* ---- IbexNative ---- */
+
+/* An IPv4 sockaddr_in from 4 address bytes and a port; nonzero after throwing when ip is not 4 bytes. */
+static int ipv4(JNIEnv *env, jbyteArray ip, jint port, struct sockaddr_in *out, const char *what)
+{
+    if (ip == NULL || (*env)->GetArrayLength(env, ip) != 4) {
+        char message[96];
+
+        snprintf(message, sizeof(message), "%s: needs a 4-byte IPv4 address", what);
+        ibex_throw_verbs(env, message, EINVAL);
+        return 1;
+    }
+    memset(out, 0, sizeof(*out));
+    out->sin_family = AF_INET;
+    out->sin_port = htons((uint16_t)port);
+    (*env)->GetByteArrayRegion(env, ip, 0, 4, (jbyte *)&out->sin_addr.s_addr);
+    return 0;
+}
+
+JNIEXPORT jlong JNICALL IBEX(cmCreateEventChannel)(JNIEnv *env, jclass cls UNUSED)
+{
+    return create_event_channel(env, 1);
+}
+
+JNIEXPORT void JNICALL IBEX(cmDestroyEventChannel)(JNIEnv *env, jclass cls UNUSED, jlong handle)
+{
+    destroy_event_channel(env, handle, 1);
+}
+
+JNIEXPORT jint JNICALL IBEX(cmGetEvent)(JNIEnv *env, jclass cls UNUSED, jlong handle, jint timeout_ms,
+    jlongArray ids_out)
+{
+    jlong ids[2] = {0, 0};
+    int type;
+
+    if (ibex_short_array(env, ids_out, 2, "rdma_get_cm_event: ids")) {
         return -1;
     }
-    /* -1, not an exception, when there is no device yet: DiSNI's getVerbs() then returns null and asks again. */
-    return id->verbs == NULL ? -1 : HANDLE(id->verbs);
+    type = next_event(env, handle, timeout_ms, &ids[0], &ids[1], 1);
+    if (type >= 0) {
+        (*env)->SetLongArrayRegion(env, ids_out, 0, 2, ids);
+    }
+    return type;
+}
+
+JNIEXPORT void JNICALL IBEX(cmBindAddr)(JNIEnv *env, jclass cls UNUSED, jlong handle, jbyteArray ip, jint port)
+{
+    struct sockaddr_in address;
+
+    if (!ipv4(env, ip, port, &address, "rdma_bind_addr")) {
+        bind_addr(env, handle, (struct sockaddr *)&address, 1);
+    }
+}
+
+JNIEXPORT void JNICALL IBEX(cmListen)(JNIEnv *env, jclass cls UNUSED, jlong handle, jint backlog)
+{
+    listen_id(env, handle, backlog, 1);
+}
+
+JNIEXPORT void JNICALL IBEX(cmResolveAddr)(JNIEnv *env, jclass cls UNUSED, jlong handle, jbyteArray ip, jint port,
+    jint timeout_ms)
+{
+    struct sockaddr_in destination;
+
+    if (!ipv4(env, ip, port, &destination, "rdma_resolve_addr")) {
+        resolve_addr(env, handle, NULL, (struct sockaddr *)&destination, timeout_ms, 1);
+    }
+}
+
+JNIEXPORT void JNICALL IBEX(cmResolveRoute)(JNIEnv *env, jclass cls UNUSED, jlong handle, jint timeout_ms)
+{
+    resolve_route(env, handle, timeout_ms, 1);
+}
+
+JNIEXPORT void JNICALL IBEX(cmDisconnect)(JNIEnv *env, jclass cls UNUSED, jlong handle)
+{
+    disconnect_id(env, handle, 1);
+}
+
+JNIEXPORT void JNICALL IBEX(cmDestroyId)(JNIEnv *env, jclass cls UNUSED, jlong handle)
+{
+    destroy_id(env, handle, 0, "rdma_destroy_id", 1);
+}
+
+JNIEXPORT jlong JNICALL IBEX(cmContext)(JNIEnv *env, jclass cls UNUSED, jlong handle)
+{
+    return id_context(env, handle, 1);
 }

@@ -1,6 +1,6 @@
 /*
- * DiSNI's verbs natives: PD, completion channel, CQ, MR, QP modification, post, poll, notification and the
- * getters. Every handle is checked for null (an IOException, never a crash); post and poll do nothing else,
+ * DiSNI's verbs natives: CQ, QP modification, post, poll, notification and the getters (PD, MR and
+ * completion channel: ibex_pd.c). Every handle is checked for null (an IOException, never a crash); post and poll do nothing else,
  * so the data path costs one JNI call and no allocation.
  */
 #include "disni_native.h"
@@ -11,68 +11,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-
-JNIEXPORT jlong JNICALL DISNI(allocPd)(JNIEnv *env, jobject self UNUSED, jlong context)
-{
-    struct ibv_pd *pd;
-
-    if (ibex_null_handle(env, context, "ibv_alloc_pd: context")) {
-        return -1;
-    }
-    pd = ibv_alloc_pd(PTR(struct ibv_context, context));
-    if (pd == NULL) {
-        ibex_throw_io(env, "ibv_alloc_pd", errno);
-        return -1;
-    }
-    return HANDLE(pd);
-}
-
-JNIEXPORT jint JNICALL DISNI(deallocPd)(JNIEnv *env, jobject self UNUSED, jlong pd)
-{
-    int ret;
-
-    if (ibex_null_handle(env, pd, "ibv_dealloc_pd")) {
-        return -EINVAL;
-    }
-    ret = ibv_dealloc_pd(PTR(struct ibv_pd, pd));
-    return ret == 0 ? 0 : ibex_throw_io(env, "ibv_dealloc_pd (MRs or QPs still use it?)", ret);
-}
-
-JNIEXPORT jlong JNICALL DISNI(createCompChannel)(JNIEnv *env, jobject self UNUSED, jlong context)
-{
-    struct ibv_comp_channel *channel;
-    int flags;
-
-    if (ibex_null_handle(env, context, "ibv_create_comp_channel: context")) {
-        return -1;
-    }
-    channel = ibv_create_comp_channel(PTR(struct ibv_context, context));
-    if (channel == NULL) {
-        ibex_throw_io(env, "ibv_create_comp_channel", errno);
-        return -1;
-    }
-    /* Non-blocking, so _getCqEvent's timeout holds even when another thread took the event. */
-    flags = fcntl(channel->fd, F_GETFL);
-    if (flags < 0 || fcntl(channel->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-        int err = errno;
-
-        ibv_destroy_comp_channel(channel);
-        ibex_throw_io(env, "ibv_create_comp_channel: O_NONBLOCK", err);
-        return -1;
-    }
-    return HANDLE(channel);
-}
-
-JNIEXPORT jint JNICALL DISNI(destroyCompChannel)(JNIEnv *env, jobject self UNUSED, jlong channel)
-{
-    int ret;
-
-    if (ibex_null_handle(env, channel, "ibv_destroy_comp_channel")) {
-        return -EINVAL;
-    }
-    ret = ibv_destroy_comp_channel(PTR(struct ibv_comp_channel, channel));
-    return ret == 0 ? 0 : ibex_throw_io(env, "ibv_destroy_comp_channel (CQs still use it?)", ret);
-}
 
 JNIEXPORT jlong JNICALL DISNI(createCQ)(JNIEnv *env, jobject self UNUSED, jlong context, jlong channel, jint cqe,
     jint vector)
@@ -125,43 +63,6 @@ JNIEXPORT jint JNICALL DISNI(modifyQP)(JNIEnv *env, jobject self UNUSED, jlong q
         return ibex_throw_io(env, what, ret);
     }
     return 0;
-}
-
-JNIEXPORT jlong JNICALL DISNI(regMr)(JNIEnv *env, jobject self UNUSED, jlong pd, jlong address, jint length,
-    jint access, jlong lkey_out, jlong rkey_out, jlong handle_out)
-{
-    struct ibv_mr *mr;
-
-    if (ibex_null_handle(env, pd, "ibv_reg_mr: pd") || ibex_null_handle(env, lkey_out, "ibv_reg_mr: lkey address")
-        || ibex_null_handle(env, rkey_out, "ibv_reg_mr: rkey address")
-        || ibex_null_handle(env, handle_out, "ibv_reg_mr: handle address")) {
-        return -1;
-    }
-    mr = ibv_reg_mr(PTR(struct ibv_pd, pd), PTR(void, address), (size_t)(uint32_t)length, access);
-    if (mr == NULL) {
-        char what[96];
-
-        snprintf(what, sizeof(what), "ibv_reg_mr (length %d, access 0x%x)", length, (unsigned)access);
-        ibex_throw_io(env, what, errno);
-        return -1;
-    }
-    *PTR(uint32_t, lkey_out) = mr->lkey;
-    *PTR(uint32_t, rkey_out) = mr->rkey;
-    *PTR(uint32_t, handle_out) = mr->handle;
-    return HANDLE(mr);
-}
-
-JNIEXPORT void JNICALL DISNI(deregMr)(JNIEnv *env, jobject self UNUSED, jlong mr)
-{
-    int ret;
-
-    if (ibex_null_handle(env, mr, "ibv_dereg_mr")) {
-        return;
-    }
-    ret = ibv_dereg_mr(PTR(struct ibv_mr, mr));
-    if (ret != 0) {
-        ibex_throw_io(env, "ibv_dereg_mr", ret);
-    }
 }
 
 JNIEXPORT jint JNICALL DISNI(queryOdpSupport)(JNIEnv *env, jobject self UNUSED, jlong context)

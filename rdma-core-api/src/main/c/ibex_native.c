@@ -1,5 +1,5 @@
 /*
- * IbexNative's version, and the argument checks and ah_attr conversions its other files share.
+ * IbexNative's versions, and the argument checks and ah_attr conversions its other files share.
  */
 #include "ibex_native.h"
 
@@ -10,6 +10,11 @@
 JNIEXPORT jint JNICALL IBEX(version)(JNIEnv *env UNUSED, jclass cls UNUSED)
 {
     return IBEX_NATIVE_VERSION;
+}
+
+JNIEXPORT jstring JNICALL IBEX(projectVersion)(JNIEnv *env, jclass cls UNUSED)
+{
+    return (*env)->NewStringUTF(env, IBEX_PROJECT_VERSION);
 }
 
 struct rdma_cm_id *ibex_cm_id(JNIEnv *env, jlong handle, int need_device, const char *what)

@@ -9,7 +9,12 @@
 #include "disni_native.h"
 
 /* IbexNative.VERSION: bumped with every signature change there. */
-#define IBEX_NATIVE_VERSION 2
+#define IBEX_NATIVE_VERSION 3
+
+/* The ibex version the library was built from (build.sh passes it); IbexNative.projectVersion returns it. */
+#ifndef IBEX_PROJECT_VERSION
+#define IBEX_PROJECT_VERSION "unknown"
+#endif
 
 /* A JNI entry point of IbexNative: IBEX(qpNum) names IbexNative.qpNum. */
 #define IBEX(name) Java_io_ibex_rdma_provider_disni_IbexNative_##name

@@ -94,10 +94,21 @@ int ibex_throw_null_handle(JNIEnv *env, const char *what, int verbs)
     char message[160];
 
     snprintf(message, sizeof(message), "%s: null handle (closed or never created)", what);
+    ibex_throw_text(env, verbs, message);
+    return 1;
+}
+
+int ibex_throw_either(JNIEnv *env, int verbs, const char *what, int err)
+{
+    return verbs ? ibex_throw_verbs(env, what, err) : ibex_throw_io(env, what, err);
+}
+
+int ibex_throw_text(JNIEnv *env, int verbs, const char *message)
+{
     if (verbs) {
         ibex_throw_verbs(env, message, EINVAL);
     } else {
         ibex_throw_msg(env, message);
     }
-    return 1;
+    return -EINVAL;
 }

@@ -27,6 +27,15 @@ int ibex_throw_post(JNIEnv *env, const char *what, int err, int bad_index);
 /* Throws java.io.IOException with the message as given. Returns -EINVAL. */
 int ibex_throw_msg(JNIEnv *env, const char *message);
 
+/*
+ * For the calls both JNI classes share: ibex_throw_verbs when verbs is nonzero, else ibex_throw_io. Returns
+ * -abs(err).
+ */
+int ibex_throw_either(JNIEnv *env, int verbs, const char *what, int err);
+
+/* Throws message as is: VerbsException(EINVAL) when verbs is nonzero, else IOException. Returns -EINVAL. */
+int ibex_throw_text(JNIEnv *env, int verbs, const char *message);
+
 /* Throws "<what>: null handle": VerbsException(EINVAL) when verbs is nonzero, else IOException. Returns 1. */
 int ibex_throw_null_handle(JNIEnv *env, const char *what, int verbs);
 

@@ -106,7 +106,7 @@ public class ChannelPartsBenchmark
         final long received = 1_700_000_000L * NANOS_PER_SECOND + 10_000 * sequence;
         final long origin = received - 5_000;
         sample.sequence(sequence++)
-            .origin(origin / NANOS_PER_SECOND, origin % NANOS_PER_SECOND)
+            .origin(origin)
             .received(received / NANOS_PER_SECOND, received % NANOS_PER_SECOND);
         stats.onReceived(sample);
     }

@@ -1,6 +1,6 @@
 package io.ibex.benchmarks;
 
-import io.ibex.rdma.spi.RdmaProvider;
+import io.ibex.rdma.Provider;
 import io.ibex.rdma.verbs.Device;
 import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpState;
@@ -26,7 +26,7 @@ final class RcPair implements AutoCloseable
      * @param bufferLength bytes of each endpoint's registered buffer.
      * @param queueDepth   outstanding sends and outstanding receives each queue pair holds.
      */
-    RcPair(final RdmaProvider provider, final int bufferLength, final int queueDepth)
+    RcPair(final Provider provider, final int bufferLength, final int queueDepth)
     {
         final Device device = provider.devices().get(0);
         client = RcEndpoint.open(device, PORT_NUM, GID_INDEX, bufferLength, queueDepth);

@@ -1,6 +1,6 @@
 package io.ibex.benchmarks;
 
-import io.ibex.rdma.spi.RdmaProvider;
+import io.ibex.rdma.Provider;
 import org.agrona.CloseHelper;
 
 /**
@@ -20,7 +20,7 @@ final class RcPingPong implements PingPong
      * @param provider      the provider whose first device both endpoints open.
      * @param messageLength bytes of the message each way.
      */
-    RcPingPong(final RdmaProvider provider, final int messageLength)
+    RcPingPong(final Provider provider, final int messageLength)
     {
         endpoints = new RcPair(provider, RcMessenger.bufferLength(messageLength, messageLength), QUEUE_DEPTH);
         messenger = new RcMessenger(endpoints.client(), QUEUE_DEPTH, messageLength, messageLength);

@@ -1,6 +1,6 @@
 package io.ibex.benchmarks;
 
-import io.ibex.rdma.spi.RdmaProvider;
+import io.ibex.rdma.Provider;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 
 /**
@@ -30,7 +30,7 @@ final class RcStream extends MessageStream
      * @param provider      the provider whose first device both endpoints open.
      * @param messageLength bytes of each message.
      */
-    RcStream(final RdmaProvider provider, final int messageLength)
+    RcStream(final Provider provider, final int messageLength)
     {
         super(new BusySpinIdleStrategy());
         endpoints = new RcPair(provider, RcMessenger.bufferLength(messageLength, CREDIT_LENGTH), WINDOW);

@@ -46,8 +46,10 @@ public final class Providers
      * Chooses a provider from the system property, the environment, or automatically.
      *
      * @return the provider.
+     * @throws IllegalArgumentException for an unknown name; IllegalStateException if the named provider is
+     *                                  not available here (with its reason).
      */
-    public static RdmaProvider select()
+    public static Provider select()
     {
         final String property = System.getProperty(PROPERTY);
         if (property != null && !property.isBlank())
@@ -70,7 +72,7 @@ public final class Providers
      * @throws IllegalArgumentException for an unknown name; IllegalStateException if the named provider is
      *                                  not available here (with its reason).
      */
-    public static RdmaProvider select(final String name)
+    public static Provider select(final String name)
     {
         return select(name, "caller");
     }

@@ -1,6 +1,6 @@
 package io.ibex.samples;
 
-import io.ibex.rdma.spi.RdmaProvider;
+import io.ibex.rdma.Provider;
 import io.ibex.rdma.verbs.Device;
 import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.ReceiveWorkRequest;
@@ -69,7 +69,7 @@ public final class DemoCommand implements Callable<Integer>
     public Integer call()
     {
         final PrintWriter out = spec.commandLine().getOut();
-        final RdmaProvider provider = deviceOptions.provider();
+        final Provider provider = deviceOptions.provider();
         final Device device = deviceOptions.device(provider);
         final int portNum = deviceOptions.portNum();
         out.printf("provider %s, device %s, port %d, GID index %d%n",

@@ -1,7 +1,7 @@
 package io.ibex.samples;
 
+import io.ibex.rdma.Provider;
 import io.ibex.rdma.Providers;
-import io.ibex.rdma.spi.RdmaProvider;
 import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.Device;
 import picocli.CommandLine.Option;
@@ -32,7 +32,7 @@ public final class DeviceOptions
     /**
      * @return the provider named by {@code --provider}, else the one {@link Providers#select()} chooses.
      */
-    public RdmaProvider provider()
+    public Provider provider()
     {
         return provider(providerName);
     }
@@ -42,7 +42,7 @@ public final class DeviceOptions
      * @return the device named by {@code --ib-dev}, else the provider's first device.
      * @throws IllegalStateException if the provider has no such device, or none at all.
      */
-    public Device device(final RdmaProvider provider)
+    public Device device(final Provider provider)
     {
         final List<Device> devices = devices(provider, deviceName);
         return devices.get(0);
@@ -58,7 +58,7 @@ public final class DeviceOptions
      * @param name a provider name, or null for the automatic choice.
      * @return the provider of that name, else the one {@link Providers#select()} chooses.
      */
-    public static RdmaProvider provider(final String name)
+    public static Provider provider(final String name)
     {
         return name == null ? Providers.select() : Providers.select(name);
     }
@@ -69,7 +69,7 @@ public final class DeviceOptions
      * @return the device of that name (a list of one), or all the provider's devices in its order.
      * @throws IllegalStateException if the provider has no such device, or none at all.
      */
-    public static List<Device> devices(final RdmaProvider provider, final String name)
+    public static List<Device> devices(final Provider provider, final String name)
     {
         final List<Device> devices = provider.devices();
         if (devices.isEmpty())

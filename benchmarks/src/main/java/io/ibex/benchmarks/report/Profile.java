@@ -55,8 +55,7 @@ public record Profile(String name, int javaCount, int nativeCount, int waiting, 
         "sun.nio.ch.EPoll.wait", "sun.nio.ch.Net.poll", "sun.nio.ch.Net.accept", "sun.nio.ch.SocketDispatcher.read0",
         "sun.nio.ch.NioSocketImpl.park", "sun.nio.ch.IOUtil.drain", "java.net.PlainSocketImpl.socketAccept",
         "io.ibex.rdma.provider.disni.IbexNative.getAsyncEvent", "io.ibex.rdma.provider.disni.IbexNative.getCqEvent",
-        "com.ibm.disni.verbs.impl.NativeDispatcher._getCmEvent",
-        "com.ibm.disni.verbs.impl.NativeDispatcher._getCqEvent");
+        "io.ibex.rdma.provider.disni.IbexNative.cmGetEvent");
 
     private static final String IBEX_PACKAGE = "io.ibex.";
 

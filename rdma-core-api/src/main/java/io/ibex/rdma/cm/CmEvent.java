@@ -36,12 +36,23 @@ public record CmEvent(CmEventType type, CmId id, CmId listenId, int status, byte
 
     /**
      * Copies the private data.
+     *
+     * @param type        what happened.
+     * @param id          the id the event is for (for CONNECT_REQUEST: the new connection's id).
+     * @param listenId    for CONNECT_REQUEST: the listening id; otherwise null.
+     * @param status      0, or the reason of a failure (a negative errno, or the IB CM reject reason for
+     *                    REJECTED).
+     * @param privateData the peer's private data (CONNECT_REQUEST, ESTABLISHED, REJECTED); empty if none.
+     * @param remoteQpNum the peer's QP number when known (CONNECT_REQUEST, ESTABLISHED), else 0.
+     * @param ud          for UD ids on ESTABLISHED (and CONNECT_REQUEST): the peer's QPN, Q_Key and address;
+     *                    otherwise null.
      */
     public CmEvent
     {
         privateData = privateData == null ? NONE : privateData.clone();
     }
 
+    /** @return a copy of the private data; empty if none. */
     @Override
     public byte[] privateData()
     {

@@ -24,6 +24,13 @@ public record ConnParam(byte[] privateData, int responderResources, int initiato
 
     /**
      * Checks the ranges.
+     *
+     * @param privateData        bytes delivered to the peer with the request, reply or rejection (at most 56
+     *                           bytes on connect, 196 on accept, as the IB CM allows); may be empty, not null.
+     * @param responderResources RDMA READ/atomic operations this side answers at once.
+     * @param initiatorDepth     RDMA READ/atomic operations this side may have outstanding.
+     * @param retryCount         transport retries (0..7).
+     * @param rnrRetryCount      receiver-not-ready retries (0..7, 7 = forever).
      */
     public ConnParam
     {
@@ -47,6 +54,7 @@ public record ConnParam(byte[] privateData, int responderResources, int initiato
         return new ConnParam(privateData, 1, 1, 7, 7);
     }
 
+    /** @return a copy of the private data; empty if none. */
     @Override
     public byte[] privateData()
     {

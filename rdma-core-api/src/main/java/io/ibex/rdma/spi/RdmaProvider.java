@@ -1,21 +1,13 @@
 package io.ibex.rdma.spi;
 
-import io.ibex.rdma.cm.EventChannel;
-import io.ibex.rdma.verbs.Device;
-
-import java.util.List;
+import io.ibex.rdma.Provider;
 
 /**
  * A verbs implementation, found with {@link java.util.ServiceLoader}. Implementations must have a public
  * no-argument constructor that does no I/O; {@link #availability()} is where they probe.
  */
-public interface RdmaProvider
+public interface RdmaProvider extends Provider
 {
-    /**
-     * @return the name users select the provider by, for example {@code soft} or {@code disni}.
-     */
-    String name();
-
     /**
      * @return the rank for automatic choice: among available providers the highest wins (real hardware
      *         before software).
@@ -28,16 +20,6 @@ public interface RdmaProvider
      * @return whether it is usable, and why not.
      */
     Availability availability();
-
-    /**
-     * @return the devices, as {@code ibv_get_device_list}.
-     */
-    List<Device> devices();
-
-    /**
-     * @return a new connection-manager event channel, as {@code rdma_create_event_channel}.
-     */
-    EventChannel createEventChannel();
 
     /**
      * Whether a provider can be used, with the reason a user needs to fix it.

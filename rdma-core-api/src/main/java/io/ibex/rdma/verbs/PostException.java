@@ -7,6 +7,7 @@ package io.ibex.rdma.verbs;
  */
 public final class PostException extends VerbsException
 {
+    /** The index of the work request of the list that failed. */
     private final int badIndex;
 
     /**

@@ -13,6 +13,12 @@ public record QpCapabilities(int maxSendWr, int maxRecvWr, int maxSendSge, int m
 {
     /**
      * Checks the numbers are not negative.
+     *
+     * @param maxSendWr     outstanding send work requests.
+     * @param maxRecvWr     outstanding receive work requests.
+     * @param maxSendSge    scatter/gather entries per send work request.
+     * @param maxRecvSge    scatter/gather entries per receive work request.
+     * @param maxInlineData bytes a send may carry inline.
      */
     public QpCapabilities
     {

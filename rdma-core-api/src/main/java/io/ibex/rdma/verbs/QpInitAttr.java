@@ -16,6 +16,12 @@ public record QpInitAttr(QpType type, CompletionQueue sendCq, CompletionQueue re
 {
     /**
      * Checks that nothing is missing.
+     *
+     * @param type      RC, UC or UD.
+     * @param sendCq    CQ for send completions.
+     * @param recvCq    CQ for receive completions (may be the same as sendCq).
+     * @param cap       requested capabilities.
+     * @param sqSigAll  every send generates a completion, whatever its {@link SendFlags#SIGNALED} flag.
      */
     public QpInitAttr
     {

@@ -35,6 +35,7 @@ public class VerbsException extends RuntimeException
     /** Connection refused. */
     public static final int ECONNREFUSED = 111;
 
+    /** The errno C would return. */
     private final int errno;
 
     /**

@@ -1,5 +1,6 @@
 package io.ibex.rdma.conformance;
 
+import io.ibex.rdma.Provider;
 import io.ibex.rdma.Providers;
 import io.ibex.rdma.cm.CmEvent;
 import io.ibex.rdma.cm.CmEventType;
@@ -8,13 +9,12 @@ import io.ibex.rdma.cm.ConnParam;
 import io.ibex.rdma.cm.EventChannel;
 import io.ibex.rdma.cm.PortSpace;
 import io.ibex.rdma.cm.UdParams;
-import io.ibex.rdma.spi.RdmaProvider;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.AddressHandle;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.ProtectionDomain;
-import io.ibex.rdma.verbs.QpInitAttr;
 import io.ibex.rdma.verbs.QpAttr;
+import io.ibex.rdma.verbs.QpInitAttr;
 import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.QueuePair;
@@ -88,7 +88,7 @@ class ConnectionManagerConformanceTest
     @BeforeEach
     void open()
     {
-        final RdmaProvider provider = Providers.select();
+        final Provider provider = Providers.select();
         serverChannel = provider.createEventChannel();
         clientChannel = provider.createEventChannel();
     }

@@ -1,6 +1,6 @@
 package io.ibex.rdma.conformance;
 
-import io.ibex.rdma.spi.RdmaProvider;
+import io.ibex.rdma.Provider;
 import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.Device;
 import io.ibex.rdma.verbs.DeviceAttributes;
@@ -31,7 +31,7 @@ class DeviceConformanceTest extends LoopbackTest
     @Test
     void providerListsDevicesWithUniqueNamesItServes()
     {
-        final RdmaProvider provider = loopback.provider();
+        final Provider provider = loopback.provider();
         final List<Device> devices = provider.devices();
         assertFalse(devices.isEmpty(), "ibv_get_device_list returned no device");
         final Set<String> names = new HashSet<>();

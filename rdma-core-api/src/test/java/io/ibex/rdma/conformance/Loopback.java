@@ -1,7 +1,7 @@
 package io.ibex.rdma.conformance;
 
+import io.ibex.rdma.Provider;
 import io.ibex.rdma.Providers;
-import io.ibex.rdma.spi.RdmaProvider;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.AddressHandle;
 import io.ibex.rdma.verbs.AhAttr;
@@ -69,14 +69,14 @@ public final class Loopback implements AutoCloseable
         AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;
 
     private final Deque<RdmaResource> resources = new ArrayDeque<>();
-    private final RdmaProvider provider;
+    private final Provider provider;
     private final Device device;
     private final Context context;
     private final ProtectionDomain pd;
     private final Gid gid;
     private final Mtu mtu;
 
-    private Loopback(final RdmaProvider provider, final Device device)
+    private Loopback(final Provider provider, final Device device)
     {
         this.provider = provider;
         this.device = device;
@@ -93,7 +93,7 @@ public final class Loopback implements AutoCloseable
      */
     public static Loopback open()
     {
-        final RdmaProvider provider = Providers.select();
+        final Provider provider = Providers.select();
         return new Loopback(provider, findDevice(provider));
     }
 
@@ -101,7 +101,7 @@ public final class Loopback implements AutoCloseable
      * @param provider the provider.
      * @return the device the suite tests.
      */
-    public static Device findDevice(final RdmaProvider provider)
+    public static Device findDevice(final Provider provider)
     {
         final List<Device> devices = provider.devices();
         if (devices.isEmpty())
@@ -118,7 +118,7 @@ public final class Loopback implements AutoCloseable
     }
 
     /** @return the provider under test. */
-    public RdmaProvider provider()
+    public Provider provider()
     {
         return provider;
     }

@@ -173,8 +173,7 @@ public final class ChannelCommand implements Callable<Integer>
             final long now = clock.nanoTime();
             for (int i = 0; i < claimed; i++)
             {
-                final Sample sample = batch.get(held + i).sequence(sequence).origin(now / 1_000_000_000L,
-                    now % 1_000_000_000L);
+                final Sample sample = batch.get(held + i).sequence(sequence).origin(now);
                 SignalPattern.fill(sample, signals, sequence++);
                 if (file != null)
                 {

@@ -1,7 +1,7 @@
 package io.ibex.samples.cm;
 
+import io.ibex.rdma.Provider;
 import io.ibex.rdma.Providers;
-import io.ibex.rdma.spi.RdmaProvider;
 import picocli.CommandLine.Option;
 
 /**
@@ -24,7 +24,7 @@ public final class CmOptions
     /**
      * @return the provider named by {@code --provider}, else the one {@link Providers#select()} chooses.
      */
-    public RdmaProvider provider()
+    public Provider provider()
     {
         return providerName == null ? Providers.select() : Providers.select(providerName);
     }

@@ -20,6 +20,13 @@ public record RunOptions(Duration duration, Duration statusInterval, Duration li
 {
     /**
      * Checks the fields.
+     *
+     * @param duration       stop after this long once the paths started, or null to run until the inputs end.
+     * @param statusInterval how often to show the status line; {@link Duration#ZERO} for never.
+     * @param linger         how long every path must have been idle, after the inputs that end ended, before the run
+     *                       ends by itself.
+     * @param connectTimeout how long the infiniband sources may take to connect before the paths start.
+     * @param idle           how the path threads wait when they have nothing to do.
      */
     public RunOptions
     {

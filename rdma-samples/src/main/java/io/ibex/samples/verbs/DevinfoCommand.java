@@ -1,7 +1,7 @@
 package io.ibex.samples.verbs;
 
+import io.ibex.rdma.Provider;
 import io.ibex.rdma.Providers;
-import io.ibex.rdma.spi.RdmaProvider;
 import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.Device;
 import io.ibex.rdma.verbs.DeviceAttributes;
@@ -73,7 +73,7 @@ public final class DevinfoCommand implements Callable<Integer>
             throw new IllegalArgumentException("-i/--ib-port " + portNum + ": ports are numbered from 1");
         }
         final PrintWriter out = spec.commandLine().getOut();
-        final RdmaProvider provider = DeviceOptions.provider(providerName);
+        final Provider provider = DeviceOptions.provider(providerName);
         if (list)
         {
             final List<Device> devices = provider.devices();

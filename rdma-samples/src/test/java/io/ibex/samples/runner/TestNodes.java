@@ -6,12 +6,11 @@ import io.ibex.samples.runner.node.Node;
 import io.ibex.samples.runner.node.NodeContext;
 import io.ibex.samples.runner.node.NodeException;
 import io.ibex.samples.runner.node.SampleBlock;
-import io.ibex.transport.config.ConfigGroup;
-import io.ibex.transport.config.GroupBinder;
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.GroupBinder;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SampleClock;
 import io.ibex.transport.sample.SignalList;
-
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
@@ -142,7 +141,7 @@ final class TestNodes
             for (int i = 0; i < n; i++)
             {
                 final long now = context.clock().nanoTime();
-                final Sample sample = block.get(i).sequence(next).origin(now / 1_000_000_000L, now % 1_000_000_000L)
+                final Sample sample = block.get(i).sequence(next).origin(now)
                     .flags(Sample.HAS_SEQUENCE | Sample.HAS_TS_ORIGIN | Sample.HAS_DATA).length(signals.size());
                 for (int v = 0; v < signals.size(); v++)
                 {

@@ -66,8 +66,11 @@ final class ChannelConnector implements Runnable
         /** @param connected whether some connection is attached now. */
         void connectionChanged(boolean connected);
 
-        /** @param reason why the channel cannot go on (a source with neither fallback nor reconnect). */
-        void failed(String reason);
+        /**
+         * @param reason why the channel cannot go on (a source with neither fallback nor reconnect).
+         * @param cause  the error underneath, or null.
+         */
+        void failed(String reason, Throwable cause);
     }
 
     private final ChannelConfig config;
@@ -206,7 +209,7 @@ final class ChannelConnector implements Runnable
             if (running)
             {
                 LOG.error("{}: the connection manager failed", config.name(), ex);
-                listener.failed("the connection manager failed: " + ex.getMessage());
+                listener.failed("the connection manager failed: " + ex.getMessage(), ex);
             }
         }
         finally
@@ -362,7 +365,7 @@ final class ChannelConnector implements Runnable
             case CONNECT_REQUEST -> onConnectRequest(event);
             case ADDR_ERROR, ROUTE_ERROR, UNREACHABLE, CONNECT_ERROR, REJECTED -> onConnectFailed(event);
             case DISCONNECTED -> onDisconnected(id);
-            case DEVICE_REMOVAL -> listener.failed("the device of " + config.inAddress() + " was removed");
+            case DEVICE_REMOVAL -> listener.failed("the device of " + config.inAddress() + " was removed", null);
             default -> LOG.debug("{}: ignoring {}", config.name(), event);
         }
     }
@@ -659,7 +662,7 @@ final class ChannelConnector implements Runnable
         }
         else
         {
-            listener.failed(what);
+            listener.failed(what, null);
         }
     }
 
@@ -712,7 +715,7 @@ final class ChannelConnector implements Runnable
             if (event.type() == AsyncEventType.CQ_ERR && event.cq() != null)
             {
                 final String reason = overran(event.cq() == receiveCq);
-                listener.failed(reason);
+                listener.failed(reason, null);
                 running = false; // every connection is torn down on the way out; the channel waits to be stopped
                 return;
             }
@@ -801,7 +804,7 @@ final class ChannelConnector implements Runnable
         }
         catch (final RuntimeException ex)
         {
-            listener.failed(QP_REFUSED + ex.getMessage());
+            listener.failed(QP_REFUSED + ex.getMessage(), ex);
             return null;
         }
     }

@@ -8,6 +8,7 @@ public final class ChannelStateException extends IllegalStateException
 {
     private static final long serialVersionUID = 1L;
 
+    /** The state the channel was in. */
     private final ChannelState state;
 
     /**

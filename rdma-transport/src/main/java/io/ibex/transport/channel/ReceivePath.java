@@ -8,8 +8,6 @@ import io.ibex.rdma.verbs.VerbsException;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
 import io.ibex.transport.sample.Sample;
-import io.ibex.transport.sample.SamplePool;
-import io.ibex.transport.sample.SampleWire;
 import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;
 import org.agrona.concurrent.EpochNanoClock;

@@ -1,7 +1,6 @@
 package io.ibex.transport.channel;
 
 import io.ibex.transport.sample.Sample;
-import io.ibex.transport.sample.SamplePool;
 
 /**
  * Samples handed between a channel and its user without copying: {@link SampleChannel#claim} fills a batch

@@ -1,9 +1,9 @@
 package io.ibex.transport.channel;
 
+import io.ibex.rdma.Provider;
 import io.ibex.rdma.Providers;
 import io.ibex.rdma.cm.CmId;
 import io.ibex.rdma.cm.EventChannel;
-import io.ibex.rdma.spi.RdmaProvider;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.CompletionChannel;
 import io.ibex.rdma.verbs.CompletionQueue;
@@ -16,7 +16,6 @@ import io.ibex.transport.config.PollMode;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SampleClock;
-import io.ibex.transport.sample.SamplePool;
 import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;
 import org.agrona.concurrent.EpochNanoClock;
@@ -43,10 +42,11 @@ import java.util.concurrent.TimeUnit;
  *     channel.write(batch);                       // returns how many it took: the rest stay in the batch
  * }
  * }</pre>
- * Lifecycle, as the C node: INITIALIZED, {@link #parse} to PARSED, {@link #check} to CHECKED, {@link #start} to
- * STARTED (CONNECTED while a peer is there), {@link #stop} to STOPPED (may start again), {@link #close} to
- * DESTROYED. {@link #open} does the first four steps. An operation in the wrong state throws
- * {@link ChannelStateException} naming the state it needs and the state the channel is in.
+ * {@link #open} gives a STARTED channel (CONNECTED while a peer is there) and {@link #close} ends it (DESTROYED).
+ * The runner drives the C node-type's lifecycle step by step instead: {@link #create()} (INITIALIZED),
+ * {@link #parse} (PARSED), {@link #check} (CHECKED), {@link #start} (STARTED), {@link #stop} (STOPPED, may start
+ * again). An operation in the wrong state throws {@link ChannelStateException} naming the state it needs and the
+ * state the channel is in.
  * <p>
  * Threads: one writer thread (claim, write, release of claimed samples) and one reader thread (read, release
  * of received samples) may work at once, besides the thread that starts and stops the channel; the channel's
@@ -61,7 +61,7 @@ public final class SampleChannel implements AutoCloseable
     private final EpochNanoClock clock = new SampleClock();
     private final Object stateLock = new Object();
     private volatile ChannelState state = ChannelState.INITIALIZED;
-    private volatile String failure;
+    private volatile ChannelException failure;
     private ChannelConfig config;
     private ChannelStats stats;
     private IdleStrategy readIdle;
@@ -71,17 +71,14 @@ public final class SampleChannel implements AutoCloseable
     {
     }
 
-    /** @return a channel in state INITIALIZED. */
-    public static SampleChannel create()
-    {
-        return new SampleChannel();
-    }
-
     /**
-     * Parses, checks and starts a channel.
+     * Opens a channel: a target listens on in.address when this returns (so a source opened next finds it), a
+     * source starts connecting to out.address. Close it to free its resources.
      *
-     * @param config the node's config.
-     * @return the started channel.
+     * @param config the node's config ({@link ChannelConfig#builder()} or {@link ChannelConfig#read}).
+     * @return the channel, STARTED (CONNECTED once a peer is there: {@link #awaitConnected}).
+     * @throws io.ibex.transport.config.ConfigException naming the rule the config breaks.
+     * @throws ChannelException if in.address cannot be bound or a resource cannot be allocated.
      */
     public static SampleChannel open(final ChannelConfig config)
     {
@@ -95,68 +92,6 @@ public final class SampleChannel implements AutoCloseable
             channel.close();
             throw ex;
         }
-    }
-
-    /**
-     * Takes the config: INITIALIZED to PARSED.
-     *
-     * @param config the node's config.
-     * @return this.
-     */
-    public SampleChannel parse(final ChannelConfig config)
-    {
-        Objects.requireNonNull(config, "parse: config");
-        synchronized (stateLock)
-        {
-            require("parse", ChannelState.INITIALIZED);
-            this.config = config;
-            this.stats = new ChannelStats(ChannelStats.DEFAULT_WARM_UP, clock);
-            this.readIdle = config.idle().newStrategy();
-            state = ChannelState.PARSED;
-        }
-        return this;
-    }
-
-    /**
-     * Applies the node-type's checks to the config and logs their warnings: PARSED to CHECKED.
-     *
-     * @return this.
-     * @throws io.ibex.transport.config.ConfigException naming the rule the config breaks.
-     */
-    public SampleChannel check()
-    {
-        synchronized (stateLock)
-        {
-            require("check", ChannelState.PARSED);
-            config = config.check();
-            for (final String warning : config.warnings())
-            {
-                LOG.warn("{}: {}", config.name(), warning);
-            }
-            state = ChannelState.CHECKED;
-        }
-        return this;
-    }
-
-    /**
-     * Allocates the channel's resources on the device of in.address and starts connecting (a source) or
-     * listening (a target, which listens when this returns, so a source started next finds it): CHECKED or
-     * STOPPED to STARTED.
-     *
-     * @return this.
-     * @throws ChannelException if in.address cannot be bound or a resource cannot be allocated.
-     */
-    public SampleChannel start()
-    {
-        synchronized (stateLock)
-        {
-            require("start", ChannelState.CHECKED, ChannelState.STOPPED);
-            failure = null;
-            running = new Running(config, stats, clock, new ConnectionEvents());
-            state = ChannelState.STARTED;
-            running.thread.start();
-        }
-        return this;
     }
 
     /**
@@ -304,30 +239,6 @@ public final class SampleChannel implements AutoCloseable
         }
     }
 
-    /**
-     * Disconnects, frees every resource and waits for the connection manager: STARTED or CONNECTED to STOPPED.
-     * A no-op in other states.
-     */
-    public void stop()
-    {
-        final Running stopping;
-        synchronized (stateLock)
-        {
-            if (running == null)
-            {
-                return;
-            }
-            stopping = running;
-            running = null;
-            state = ChannelState.STOPPED;
-            stateLock.notifyAll();
-        }
-        stopping.close();
-        LOG.info("{}: stopped (sent {}, received {}, dropped {}, invalid {})", config.name(),
-            stats.get(Counter.SENT), stats.get(Counter.RECEIVED), stats.get(Counter.DROPPED),
-            stats.get(Counter.INVALID));
-    }
-
     /** Stops the channel if it runs, then DESTROYED. Idempotent. */
     @Override
     public void close()
@@ -366,8 +277,11 @@ public final class SampleChannel implements AutoCloseable
         return current != null ? current.connector.lastConnectFailure() : null;
     }
 
-    /** @return why the channel cannot go on, or null. */
-    public String failure()
+    /**
+     * @return why the channel cannot go on (its message says what failed, its cause the error underneath, if any),
+     *     or null while it can.
+     */
+    public ChannelException failure()
     {
         return failure;
     }
@@ -391,10 +305,108 @@ public final class SampleChannel implements AutoCloseable
         return current != null ? current.send.queuePair() : null;
     }
 
-    /** @return the clock ts.received comes from (epoch nanoseconds), for stamping ts.origin the same way. */
+    /**
+     * @return the clock ts.received comes from (epoch nanoseconds), for stamping ts.origin the same way:
+     *     {@code sample.origin(channel.clock().nanoTime())}.
+     */
     public EpochNanoClock clock()
     {
         return clock;
+    }
+
+    // The C node-type's lifecycle, step by step, as the runner drives it (and tests that need a channel in a given
+    // state); open(config) is create().parse(config).check().start().
+
+    /** @return a channel in state INITIALIZED. */
+    public static SampleChannel create()
+    {
+        return new SampleChannel();
+    }
+
+    /**
+     * Takes the config: INITIALIZED to PARSED.
+     *
+     * @param config the node's config.
+     * @return this.
+     */
+    public SampleChannel parse(final ChannelConfig config)
+    {
+        Objects.requireNonNull(config, "parse: config");
+        synchronized (stateLock)
+        {
+            require("parse", ChannelState.INITIALIZED);
+            this.config = config;
+            this.stats = new ChannelStats(ChannelStats.DEFAULT_WARM_UP, clock);
+            this.readIdle = config.idle().newStrategy();
+            state = ChannelState.PARSED;
+        }
+        return this;
+    }
+
+    /**
+     * Applies the node-type's checks to the config and logs their warnings: PARSED to CHECKED.
+     *
+     * @return this.
+     * @throws io.ibex.transport.config.ConfigException naming the rule the config breaks.
+     */
+    public SampleChannel check()
+    {
+        synchronized (stateLock)
+        {
+            require("check", ChannelState.PARSED);
+            config = config.check();
+            for (final String warning : config.warnings())
+            {
+                LOG.warn("{}: {}", config.name(), warning);
+            }
+            state = ChannelState.CHECKED;
+        }
+        return this;
+    }
+
+    /**
+     * Allocates the channel's resources on the device of in.address and starts connecting (a source) or
+     * listening (a target, which listens when this returns, so a source started next finds it): CHECKED or
+     * STOPPED to STARTED.
+     *
+     * @return this.
+     * @throws ChannelException if in.address cannot be bound or a resource cannot be allocated.
+     */
+    public SampleChannel start()
+    {
+        synchronized (stateLock)
+        {
+            require("start", ChannelState.CHECKED, ChannelState.STOPPED);
+            failure = null;
+            running = new Running(config, stats, clock, new ConnectionEvents());
+            state = ChannelState.STARTED;
+            running.thread.start();
+        }
+        return this;
+    }
+
+    /**
+     * Disconnects, frees every resource and waits for the connection manager: STARTED or CONNECTED to STOPPED.
+     * A no-op in other states.
+     */
+    public void stop()
+    {
+        final Running stopping;
+        synchronized (stateLock)
+        {
+            if (running == null)
+            {
+                return;
+            }
+            stopping = running;
+            running = null;
+            state = ChannelState.STOPPED;
+            stateLock.notifyAll();
+        }
+        stopping.close();
+        LOG.info("{}: stopped (sent {}, received {}, dropped {}, invalid {})", config.name(),
+            stats.get(Counter.SENT), stats.get(Counter.RECEIVED), stats.get(Counter.DROPPED),
+            stats.get(Counter.INVALID));
     }
 
     @Override
@@ -429,10 +441,10 @@ public final class SampleChannel implements AutoCloseable
             throw new ChannelStateException(config != null ? config.name() : "?", operation, state,
                 "STARTED or CONNECTED");
         }
-        final String failed = failure;
+        final ChannelException failed = failure;
         if (failed != null)
         {
-            throw new ChannelException(config.name() + ": " + failed);
+            throw new ChannelException(config.name() + ": " + failed.getMessage(), failed);
         }
         return current;
     }
@@ -454,12 +466,12 @@ public final class SampleChannel implements AutoCloseable
         }
 
         @Override
-        public void failed(final String reason)
+        public void failed(final String reason, final Throwable cause)
         {
             LOG.error("{}: {}", config.name(), reason);
             synchronized (stateLock)
             {
-                failure = reason;
+                failure = new ChannelException(reason, cause);
                 stateLock.notifyAll();
             }
         }
@@ -480,7 +492,7 @@ public final class SampleChannel implements AutoCloseable
         {
             try
             {
-                final RdmaProvider provider = Providers.AUTO.equals(config.provider()) ? Providers.select() :
+                final Provider provider = Providers.AUTO.equals(config.provider()) ? Providers.select() :
                     Providers.select(config.provider());
                 final EventChannel events = push(provider.createEventChannel());
                 final CmId first = push(ChannelConnector.bindFirst(config, events));

@@ -10,7 +10,6 @@ import io.ibex.rdma.verbs.SendWorkRequest;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkCompletion;
 import io.ibex.transport.sample.Sample;
-import io.ibex.transport.sample.SamplePool;
 import io.ibex.transport.sample.SignalList;
 import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;

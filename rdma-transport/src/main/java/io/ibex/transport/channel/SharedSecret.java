@@ -1,12 +1,12 @@
 package io.ibex.transport.channel;
 
 import io.ibex.transport.config.ChannelConfig;
-import io.ibex.transport.config.SecretFile;
+import io.ibex.transport.config.internal.SecretFile;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The secret of a channel's {@code secret_file}, which both ends of a connection prove they know

@@ -1,5 +1,12 @@
 package io.ibex.transport.config;
 
+import io.ibex.transport.config.internal.ChannelConfigs;
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigReaders;
+import io.ibex.transport.config.internal.ConfigScalar;
+import io.ibex.transport.config.internal.ConfigValue;
+import io.ibex.transport.config.internal.SecretFile;
+import io.ibex.transport.config.internal.SocketAddresses;
 import io.ibex.transport.sample.SignalList;
 
 import java.net.InetSocketAddress;
@@ -15,8 +22,8 @@ import java.util.Map;
 /**
  * The immutable, validated config of one channel: every option of VILLASnode's {@code infiniband} node-type with
  * its defaults, plus ibex's own ({@code provider}, {@code device}, {@code poll_mode}, {@code idle_strategy},
- * {@code secret_file}, reconnection). Built by {@link #builder()}, from a config tree by
- * {@link #fromGroup(String, ConfigGroup)}, or from a file by {@link #read(Path, String)}; each checks every value on
+ * {@code secret_file}, reconnection). Built by {@link #builder()} or from a file by {@link #read(Path, String)} (the runner
+ * binds nodes of its config tree); each checks every value on
  * its own and fails with a {@link ConfigException} naming the key, the value and where it was set. {@link #check()}
  * then applies the C node-type's check() rules, which weigh settings against each other (docs/config.md lists them
  * all).
@@ -47,6 +54,30 @@ public final class ChannelConfig
     public static final Duration DEFAULT_RECONNECT_MAX_DELAY = Duration.ofSeconds(2);
     /** The largest queue size or work request count accepted: 2^30, so rounding up to a power of two fits. */
     public static final int MAX_QUEUE_SIZE = 1 << 30;
+
+    static
+    {
+        ChannelConfigs.install(new ChannelConfigs.Access()
+        {
+            @Override
+            public ChannelConfig fromGroup(final String nodeName, final ConfigGroup node)
+            {
+                return ChannelConfigBinder.bind(nodeName, node);
+            }
+
+            @Override
+            public ConfigValue hooks(final ChannelConfig config, final String key)
+            {
+                return switch (key)
+                {
+                    case "hooks" -> config.hooks;
+                    case "in.hooks" -> config.inHooks;
+                    case "out.hooks" -> config.outHooks;
+                    default -> throw new IllegalArgumentException("no hooks at " + key);
+                };
+            }
+        });
+    }
 
     private final String name;
     private final TransportMode mode;
@@ -123,19 +154,6 @@ public final class ChannelConfig
     public static Builder builder()
     {
         return new Builder(ConfigLocation.of("ChannelConfig.builder()"));
-    }
-
-    /**
-     * Binds the settings of one node of a config tree (VILLAS names: {@code in.cq_size}, ...).
-     *
-     * @param nodeName the node's name, which becomes {@link #name()}.
-     * @param node     its settings.
-     * @return the config, not yet {@link #check() checked}.
-     * @throws ConfigException for an unknown key, a value of the wrong type, or a value out of range.
-     */
-    public static ChannelConfig fromGroup(final String nodeName, final ConfigGroup node)
-    {
-        return ChannelConfigBinder.bind(nodeName, node);
     }
 
     /**
@@ -408,20 +426,20 @@ public final class ChannelConfig
         return reconnectMaxDelay;
     }
 
-    /** @return the node's {@code hooks} as written (for the runner), or null. */
-    public ConfigValue hooks()
+    /** @return the node's {@code hooks} as written (for the runner: {@link ChannelConfigs}), or null. */
+    ConfigValue hooks()
     {
         return hooks;
     }
 
-    /** @return the node's {@code in.hooks} as written (for the runner), or null. */
-    public ConfigValue inHooks()
+    /** @return the node's {@code in.hooks} as written, or null. */
+    ConfigValue inHooks()
     {
         return inHooks;
     }
 
-    /** @return the node's {@code out.hooks} as written (for the runner), or null. */
-    public ConfigValue outHooks()
+    /** @return the node's {@code out.hooks} as written, or null. */
+    ConfigValue outHooks()
     {
         return outHooks;
     }
@@ -550,42 +568,60 @@ public final class ChannelConfig
             this.defaultLocation = defaultLocation;
         }
 
-        /** @param name the node's name (default "channel"). @return this builder. */
+        /**
+         * @param name the node's name (default "channel").
+         * @return this builder.
+         */
         public Builder name(final String name)
         {
             this.name = name;
             return set("name", "name");
         }
 
-        /** @param mode RC (default), UC or UD. @return this builder. */
+        /**
+         * @param mode RC (default), UC or UD.
+         * @return this builder.
+         */
         public Builder mode(final TransportMode mode)
         {
             this.mode = mode;
             return set("rdma_transport_mode", "mode");
         }
 
-        /** @param provider "auto" (default), "soft" or "disni", in any case. @return this builder. */
+        /**
+         * @param provider "auto" (default), "soft" or "disni", in any case.
+         * @return this builder.
+         */
         public Builder provider(final String provider)
         {
             this.provider = provider;
             return set("provider", "provider");
         }
 
-        /** @param device an RDMA device name, or null for any. @return this builder. */
+        /**
+         * @param device an RDMA device name, or null for any.
+         * @return this builder.
+         */
         public Builder device(final String device)
         {
             this.device = device;
             return set("device", "device");
         }
 
-        /** @param pollMode BUSY (default) or EVENT. @return this builder. */
+        /**
+         * @param pollMode BUSY (default) or EVENT.
+         * @return this builder.
+         */
         public Builder pollMode(final PollMode pollMode)
         {
             this.pollMode = pollMode;
             return set("poll_mode", "pollMode");
         }
 
-        /** @param idle the idle strategy of waits (default YIELDING). @return this builder. */
+        /**
+         * @param idle the idle strategy of waits (default YIELDING).
+         * @return this builder.
+         */
         public Builder idle(final IdleKind idle)
         {
             this.idle = idle;
@@ -603,14 +639,20 @@ public final class ChannelConfig
             return set(SecretFile.KEY, "secretFile");
         }
 
-        /** @param signals the signals of the samples (default 64 floats). @return this builder. */
+        /**
+         * @param signals the signals of the samples (default 64 floats).
+         * @return this builder.
+         */
         public Builder signals(final SignalList signals)
         {
             this.signals = signals;
             return set("in.signals", "signals");
         }
 
-        /** @param inAddress the local address to bind (required). @return this builder. */
+        /**
+         * @param inAddress the local address to bind (required).
+         * @return this builder.
+         */
         public Builder inAddress(final InetSocketAddress inAddress)
         {
             this.inAddress = inAddress;
@@ -627,35 +669,50 @@ public final class ChannelConfig
             return inAddress(parseAddress(inAddress, "in.address", "inAddress"));
         }
 
-        /** @param inCqSize the receive completion queue's depth (default 128). @return this builder. */
+        /**
+         * @param inCqSize the receive completion queue's depth (default 128).
+         * @return this builder.
+         */
         public Builder inCqSize(final int inCqSize)
         {
             this.inCqSize = inCqSize;
             return set("in.cq_size", "inCqSize");
         }
 
-        /** @param inMaxWrs the receive queue's work requests (default 128). @return this builder. */
+        /**
+         * @param inMaxWrs the receive queue's work requests (default 128).
+         * @return this builder.
+         */
         public Builder inMaxWrs(final int inMaxWrs)
         {
             this.inMaxWrs = inMaxWrs;
             return set("in.max_wrs", "inMaxWrs");
         }
 
-        /** @param inVectorize the most samples one read hands up (default 1). @return this builder. */
+        /**
+         * @param inVectorize the most samples one read hands up (default 1).
+         * @return this builder.
+         */
         public Builder inVectorize(final int inVectorize)
         {
             this.inVectorize = inVectorize;
             return set("in.vectorize", "inVectorize");
         }
 
-        /** @param inBufferSubtraction receives left unposted as headroom (default 16). @return this builder. */
+        /**
+         * @param inBufferSubtraction receives left unposted as headroom (default 16).
+         * @return this builder.
+         */
         public Builder inBufferSubtraction(final int inBufferSubtraction)
         {
             this.inBufferSubtraction = inBufferSubtraction;
             return set("in.buffer_subtraction", "inBufferSubtraction");
         }
 
-        /** @param outAddress the peer to connect to, or null for a target (default). @return this builder. */
+        /**
+         * @param outAddress the peer to connect to, or null for a target (default).
+         * @return this builder.
+         */
         public Builder outAddress(final InetSocketAddress outAddress)
         {
             this.outAddress = outAddress;
@@ -672,63 +729,90 @@ public final class ChannelConfig
             return outAddress(parseAddress(outAddress, "out.address", "outAddress"));
         }
 
-        /** @param millis address and route resolution timeout (default 1000). @return this builder. */
+        /**
+         * @param millis address and route resolution timeout (default 1000).
+         * @return this builder.
+         */
         public Builder outResolutionTimeoutMillis(final int millis)
         {
             this.outResolutionTimeoutMillis = millis;
             return set("out.resolution_timeout", "outResolutionTimeoutMillis");
         }
 
-        /** @param outCqSize the send completion queue's depth (default 128). @return this builder. */
+        /**
+         * @param outCqSize the send completion queue's depth (default 128).
+         * @return this builder.
+         */
         public Builder outCqSize(final int outCqSize)
         {
             this.outCqSize = outCqSize;
             return set("out.cq_size", "outCqSize");
         }
 
-        /** @param outMaxWrs the send queue's work requests (default 128). @return this builder. */
+        /**
+         * @param outMaxWrs the send queue's work requests (default 128).
+         * @return this builder.
+         */
         public Builder outMaxWrs(final int outMaxWrs)
         {
             this.outMaxWrs = outMaxWrs;
             return set("out.max_wrs", "outMaxWrs");
         }
 
-        /** @param outVectorize the most samples one write posts (default 1). @return this builder. */
+        /**
+         * @param outVectorize the most samples one write posts (default 1).
+         * @return this builder.
+         */
         public Builder outVectorize(final int outVectorize)
         {
             this.outVectorize = outVectorize;
             return set("out.vectorize", "outVectorize");
         }
 
-        /** @param outSendInline whether small samples are sent inline (default true). @return this builder. */
+        /**
+         * @param outSendInline whether small samples are sent inline (default true).
+         * @return this builder.
+         */
         public Builder outSendInline(final boolean outSendInline)
         {
             this.outSendInline = outSendInline;
             return set("out.send_inline", "outSendInline");
         }
 
-        /** @param outMaxInlineData the inline data asked of the queue pair (default 0). @return this builder. */
+        /**
+         * @param outMaxInlineData the inline data asked of the queue pair (default 0).
+         * @return this builder.
+         */
         public Builder outMaxInlineData(final int outMaxInlineData)
         {
             this.outMaxInlineData = outMaxInlineData;
             return set("out.max_inline_data", "outMaxInlineData");
         }
 
-        /** @param outUseFallback whether an unreachable peer makes a target (default true). @return this builder. */
+        /**
+         * @param outUseFallback whether an unreachable peer makes a target (default true).
+         * @return this builder.
+         */
         public Builder outUseFallback(final boolean outUseFallback)
         {
             this.outUseFallback = outUseFallback;
             return set("out.use_fallback", "outUseFallback");
         }
 
-        /** @param every every how many sends one is signaled; 0 (default) for half of out.max_wrs. @return this. */
+        /**
+         * @param every every how many sends one is signaled; 0 (default) for half of out.max_wrs.
+         * @return this.
+         */
         public Builder outPeriodicSignaling(final int every)
         {
             this.outPeriodicSignaling = every;
             return set("out.periodic_signaling", "outPeriodicSignaling");
         }
 
-        /** @param reconnect whether a source that loses its peer connects again (default true). @return this. */
+        /**
+         * @param reconnect whether a source that loses its peer connects again (default true).
+         * @return this.
+         */
         public Builder reconnect(final boolean reconnect)
         {
             this.reconnect = reconnect;
@@ -746,36 +830,51 @@ public final class ChannelConfig
             return set("in.admission_timeout", "admissionTimeout");
         }
 
-        /** @param delay the first delay before connecting again (default 10 ms). @return this builder. */
+        /**
+         * @param delay the first delay before connecting again (default 10 ms).
+         * @return this builder.
+         */
         public Builder reconnectMinDelay(final Duration delay)
         {
             this.reconnectMinDelay = delay;
             return set("out.reconnect_min_delay", "reconnectMinDelay");
         }
 
-        /** @param delay the longest delay between attempts (default 2 s). @return this builder. */
+        /**
+         * @param delay the longest delay between attempts (default 2 s).
+         * @return this builder.
+         */
         public Builder reconnectMaxDelay(final Duration delay)
         {
             this.reconnectMaxDelay = delay;
             return set("out.reconnect_max_delay", "reconnectMaxDelay");
         }
 
-        /** @param hooks the node's hooks as a config tree gives them, or null. @return this builder. */
-        public Builder hooks(final ConfigValue hooks)
+        /**
+         * @param hooks the node's hooks as a config tree gives them, or null.
+         * @return this builder.
+         */
+        Builder hooks(final ConfigValue hooks)
         {
             this.hooks = hooks;
             return set("hooks", "hooks");
         }
 
-        /** @param inHooks the input's hooks as a config tree gives them, or null. @return this builder. */
-        public Builder inHooks(final ConfigValue inHooks)
+        /**
+         * @param inHooks the input's hooks as a config tree gives them, or null.
+         * @return this builder.
+         */
+        Builder inHooks(final ConfigValue inHooks)
         {
             this.inHooks = inHooks;
             return set("in.hooks", "inHooks");
         }
 
-        /** @param outHooks the output's hooks as a config tree gives them, or null. @return this builder. */
-        public Builder outHooks(final ConfigValue outHooks)
+        /**
+         * @param outHooks the output's hooks as a config tree gives them, or null.
+         * @return this builder.
+         */
+        Builder outHooks(final ConfigValue outHooks)
         {
             this.outHooks = outHooks;
             return set("out.hooks", "outHooks");

@@ -1,5 +1,12 @@
 package io.ibex.transport.config;
 
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigScalar;
+import io.ibex.transport.config.internal.GroupBinder;
+import io.ibex.transport.config.internal.SecretFile;
+import io.ibex.transport.config.internal.SignalListBinder;
+import io.ibex.transport.config.internal.SocketAddresses;
+
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;

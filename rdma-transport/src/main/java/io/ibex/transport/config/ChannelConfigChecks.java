@@ -1,5 +1,7 @@
 package io.ibex.transport.config;
 
+import io.ibex.transport.config.internal.SecretFile;
+
 import java.util.Arrays;
 import java.util.List;
 

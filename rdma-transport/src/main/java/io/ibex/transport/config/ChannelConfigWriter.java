@@ -1,5 +1,7 @@
 package io.ibex.transport.config;
 
+import io.ibex.transport.config.internal.ConfigScalar;
+import io.ibex.transport.config.internal.SecretFile;
 import io.ibex.transport.sample.Signal;
 import io.ibex.transport.sample.SignalList;
 import io.ibex.transport.sample.SignalValues;

@@ -14,6 +14,10 @@ public record ConfigLocation(String source, int line, int column)
 {
     /**
      * Checks the fields.
+     *
+     * @param source the file as it was named, or what built the value.
+     * @param line   the line, from 1; 0 when the source has no lines (a builder).
+     * @param column the column, from 1; 0 when the source has no lines.
      */
     public ConfigLocation
     {

@@ -49,6 +49,7 @@ public final class Sample
     /** First sample of a new simulation. */
     public static final int NEW_SIMULATION = 1 << 17;
 
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     private static final int FLAGS_OFFSET = 0;
     private static final int LENGTH_OFFSET = 4;
@@ -130,7 +131,10 @@ public final class Sample
         return buffer.getInt(offset + FLAGS_OFFSET, ORDER);
     }
 
-    /** @return this, with the flags set. */
+    /**
+     * @param flags the flags: {@code HAS_*} and the frame bits.
+     * @return this.
+     */
     public Sample flags(final int flags)
     {
         buffer.putInt(offset + FLAGS_OFFSET, flags, ORDER);
@@ -164,7 +168,10 @@ public final class Sample
         return buffer.getLong(offset + SEQUENCE_OFFSET, ORDER);
     }
 
-    /** @return this, with the sequence number set. */
+    /**
+     * @param sequence the sequence number.
+     * @return this.
+     */
     public Sample sequence(final long sequence)
     {
         buffer.putLong(offset + SEQUENCE_OFFSET, sequence, ORDER);
@@ -183,7 +190,31 @@ public final class Sample
         return buffer.getLong(offset + ORIGIN_NANOS_OFFSET, ORDER);
     }
 
-    /** @return this, with ts.origin set. */
+    /**
+     * Sets ts.origin, when the sample was taken, from nanoseconds since the epoch (as {@link SampleClock} and
+     * {@code SampleChannel.clock()} give them).
+     *
+     * @param epochNanos nanoseconds since 1970-01-01T00:00Z.
+     * @return this.
+     */
+    public Sample origin(final long epochNanos)
+    {
+        return origin(Math.floorDiv(epochNanos, NANOS_PER_SECOND), Math.floorMod(epochNanos, NANOS_PER_SECOND));
+    }
+
+    /** @return ts.origin in nanoseconds since the epoch. */
+    public long originEpochNanos()
+    {
+        return originSeconds() * NANOS_PER_SECOND + originNanos();
+    }
+
+    /**
+     * Sets ts.origin as the wire carries it: seconds and nanoseconds, as a C {@code struct timespec}.
+     *
+     * @param seconds seconds since the epoch.
+     * @param nanos   nanoseconds within the second, 0 to 999,999,999.
+     * @return this.
+     */
     public Sample origin(final long seconds, final long nanos)
     {
         buffer.putLong(offset + ORIGIN_SECONDS_OFFSET, seconds, ORDER);
@@ -203,7 +234,13 @@ public final class Sample
         return buffer.getLong(offset + RECEIVED_NANOS_OFFSET, ORDER);
     }
 
-    /** @return this, with ts.received set. */
+    /**
+     * Sets ts.received; the channel sets it on every sample it hands to a reader.
+     *
+     * @param seconds seconds since the epoch.
+     * @param nanos   nanoseconds within the second.
+     * @return this.
+     */
     public Sample received(final long seconds, final long nanos)
     {
         buffer.putLong(offset + RECEIVED_SECONDS_OFFSET, seconds, ORDER);
@@ -211,56 +248,103 @@ public final class Sample
         return this;
     }
 
-    /** @return the 8 bytes of value {@code index}. */
+    /**
+     * @param index the value, 0 to {@code capacity() - 1}.
+     * @return its 8 bytes as the wire carries them.
+     */
     public long bits(final int index)
     {
         return buffer.getLong(valueOffset(index), ORDER);
     }
 
-    /** @return this, with the 8 bytes of value {@code index} set. */
+    /**
+     * @param index the value, 0 to {@code capacity() - 1}.
+     * @param bits  its 8 bytes as the wire carries them.
+     * @return this.
+     */
     public Sample bits(final int index, final long bits)
     {
         buffer.putLong(valueOffset(index), bits, ORDER);
         return this;
     }
 
-    /** @return value {@code index} as a float signal. */
+    /**
+     * Reads a VILLAS {@code float} signal, which is a 64-bit IEEE 754 double (C {@code double}), not a Java float.
+     *
+     * @param index the value, 0 to {@code capacity() - 1}.
+     * @return the value.
+     */
     public double floatValue(final int index)
     {
         return SignalValues.toFloat(bits(index));
     }
 
-    /** @return this, with value {@code index} set to a float. */
+    /**
+     * Writes a VILLAS {@code float} signal, which is a 64-bit IEEE 754 double (C {@code double}), not a Java float.
+     *
+     * @param index the value, 0 to {@code capacity() - 1}.
+     * @param value the value.
+     * @return this.
+     */
     public Sample floatValue(final int index, final double value)
     {
         return bits(index, SignalValues.ofFloat(value));
     }
 
-    /** @return value {@code index} as an integer signal. */
+    /**
+     * Reads a VILLAS {@code integer} signal, a signed 64-bit integer.
+     *
+     * @param index the value, 0 to {@code capacity() - 1}.
+     * @return the value.
+     */
     public long integerValue(final int index)
     {
         return bits(index);
     }
 
-    /** @return this, with value {@code index} set to an integer. */
+    /**
+     * Writes a VILLAS {@code integer} signal, a signed 64-bit integer.
+     *
+     * @param index the value, 0 to {@code capacity() - 1}.
+     * @param value the value.
+     * @return this.
+     */
     public Sample integerValue(final int index, final long value)
     {
         return bits(index, value);
     }
 
-    /** @return value {@code index} as a boolean signal. */
+    /**
+     * Reads a VILLAS {@code boolean} signal (8 bytes on the wire; any bit set is true).
+     *
+     * @param index the value, 0 to {@code capacity() - 1}.
+     * @return the value.
+     */
     public boolean booleanValue(final int index)
     {
         return SignalValues.toBoolean(bits(index));
     }
 
-    /** @return this, with value {@code index} set to a boolean. */
+    /**
+     * Writes a VILLAS {@code boolean} signal (8 bytes on the wire).
+     *
+     * @param index the value, 0 to {@code capacity() - 1}.
+     * @param value the value.
+     * @return this.
+     */
     public Sample booleanValue(final int index, final boolean value)
     {
         return bits(index, SignalValues.ofBoolean(value));
     }
 
-    /** @return this, with value {@code index} set to a complex number. */
+    /**
+     * Writes a VILLAS {@code complex} signal: two 32-bit floats, real then imaginary.
+     *
+     * @param index the value, 0 to {@code capacity() - 1}.
+     * @param real  the real part.
+     * @param imag  the imaginary part.
+     * @return this.
+     */
     public Sample complexValue(final int index, final float real, final float imag)
     {
         return bits(index, SignalValues.ofComplex(real, imag));

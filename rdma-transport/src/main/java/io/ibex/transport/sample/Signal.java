@@ -15,6 +15,11 @@ public record Signal(String name, String unit, SignalType type, long initBits)
 {
     /**
      * Checks the fields.
+     *
+     * @param name     the signal's name ("" if none).
+     * @param unit     its unit ("" if none).
+     * @param type     its type.
+     * @param initBits its initial value as slot bits.
      */
     public Signal
     {

@@ -121,7 +121,10 @@ public final class SignalList
         return signals.size();
     }
 
-    /** @return the signal in slot {@code index}. */
+    /**
+     * @param index the slot, 0 to {@code size() - 1}.
+     * @return the signal in that slot.
+     */
     public Signal get(final int index)
     {
         return signals.get(index);

@@ -60,8 +60,9 @@ class ChannelAuthenticationTest
             SampleChannel source = SampleChannel.open(source(mode, c -> c.reconnect(false).outUseFallback(false))))
         {
             awaitFailure(source);
-            assertTrue(source.failure().endsWith(rejected(mode) + ": " + ChannelConnector.NOT_AUTHENTICATED +
-                ConnectProof.NO_PROOF + ")"), source.failure());
+            final String failure = source.failure().getMessage();
+            assertTrue(failure.endsWith(rejected(mode) + ": " + ChannelConnector.NOT_AUTHENTICATED +
+                ConnectProof.NO_PROOF + ")"), failure);
             assertEquals(ChannelState.STARTED, target.state(), "the target connected to nobody");
         }
     }
@@ -76,8 +77,9 @@ class ChannelAuthenticationTest
                 c -> c.secretFile(theirs).reconnect(false).outUseFallback(false))))
         {
             awaitFailure(source);
-            assertTrue(source.failure().endsWith("REJECTED (status 28: " + ChannelConnector.NOT_AUTHENTICATED +
-                ConnectProof.WRONG_PROOF + ")"), source.failure());
+            final String failure = source.failure().getMessage();
+            assertTrue(failure.endsWith("REJECTED (status 28: " + ChannelConnector.NOT_AUTHENTICATED +
+                ConnectProof.WRONG_PROOF + ")"), failure);
             assertEquals(ChannelState.STARTED, target.state(), "the target connected to nobody");
         }
     }
@@ -92,7 +94,8 @@ class ChannelAuthenticationTest
                 c -> c.secretFile(secret).reconnect(false).outUseFallback(false))))
         {
             awaitFailure(source);
-            assertTrue(source.failure().endsWith("failed: " + ConnectProof.NO_TARGET_PROOF), source.failure());
+            final String failure = source.failure().getMessage();
+            assertTrue(failure.endsWith("failed: " + ConnectProof.NO_TARGET_PROOF), failure);
         }
     }
 

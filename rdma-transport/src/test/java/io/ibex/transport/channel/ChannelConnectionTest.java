@@ -17,6 +17,8 @@ import static io.ibex.transport.channel.TestChannels.WAIT_MILLIS;
 import static io.ibex.transport.channel.TestChannels.awaitFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -88,8 +90,9 @@ class ChannelConnectionTest
                 TestChannels.freePort(), targetPort, c -> c.outUseFallback(false).reconnect(false))))
         {
             awaitFailure(second);
-            assertTrue(second.failure().endsWith("failed: REJECTED (status 28: this target is connected to another " +
-                "source)"), second.failure());
+            final String failure = second.failure().getMessage();
+            assertTrue(failure.endsWith("failed: REJECTED (status 28: this target is connected to another source)"),
+                failure);
             assertEquals(ChannelState.CONNECTED, pair.source.state(), "the first source keeps its target");
         }
     }
@@ -200,11 +203,12 @@ class ChannelConnectionTest
         })))
         {
             awaitFailure(source);
-            assertTrue(source.failure().startsWith("connecting to " + TestChannels.address(targetPort) + " failed"),
-                source.failure());
+            final String failure = source.failure().getMessage();
+            assertTrue(failure.startsWith("connecting to " + TestChannels.address(targetPort) + " failed"), failure);
             final ChannelException error = assertThrows(ChannelException.class,
                 () -> source.read(new SampleBatch(1)));
-            assertTrue(error.getMessage().contains(source.failure()), error.getMessage());
+            assertTrue(error.getMessage().contains(failure), error.getMessage());
+            assertSame(source.failure(), error.getCause(), "the read's exception has the failure as its cause");
         }
     }
 
@@ -215,7 +219,10 @@ class ChannelConnectionTest
             SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c.outMaxInlineData(1000))))
         {
             awaitFailure(source);
-            assertTrue(source.failure().startsWith(QP_REFUSED) && source.failure().contains("1000"), source.failure());
+            final ChannelException failure = source.failure();
+            assertTrue(failure.getMessage().startsWith(QP_REFUSED) && failure.getMessage().contains("1000"),
+                failure.getMessage());
+            assertNotNull(failure.getCause(), "the device's refusal is the failure's cause");
             assertEquals(ChannelState.STARTED, target.state(), "the target never heard of it");
         }
     }
@@ -229,7 +236,10 @@ class ChannelConnectionTest
             SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c.outUseFallback(false))))
         {
             awaitFailure(target);
-            assertTrue(target.failure().startsWith(QP_REFUSED) && target.failure().contains("1000"), target.failure());
+            final ChannelException failure = target.failure();
+            assertTrue(failure.getMessage().startsWith(QP_REFUSED) && failure.getMessage().contains("1000"),
+                failure.getMessage());
+            assertNotNull(failure.getCause(), "the device's refusal is the failure's cause");
         }
     }
 

@@ -50,7 +50,7 @@ final class PeerProcess
         {
             if (!argument.startsWith("-javaagent") && !argument.startsWith("-agent"))
             {
-                command.add(argument); // --add-exports, -Djava.library.path, ... as this JVM has them
+                command.add(argument); // -Dibex.native.library, -Djava.library.path, ... as this JVM has them
             }
         }
         for (final Map.Entry<Object, Object> property : System.getProperties().entrySet())

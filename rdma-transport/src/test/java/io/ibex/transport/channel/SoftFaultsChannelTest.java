@@ -1,8 +1,7 @@
 package io.ibex.transport.channel;
 
 import io.ibex.rdma.Providers;
-import io.ibex.rdma.provider.soft.SoftFaults;
-import io.ibex.rdma.provider.soft.SoftFaults.Fault;
+import io.ibex.rdma.provider.soft.SoftFaultInjection;
 import io.ibex.rdma.provider.soft.SoftProvider;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.TransportMode;
@@ -27,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Channels over a lossy network: the soft provider's fault injection ({@link SoftFaults}) drops, duplicates,
+ * Channels over a lossy network: the soft provider's fault injection ({@link SoftFaultInjection}) drops, duplicates,
  * reorders, delays and truncates datagrams and frames, and knows exactly what it did. UD and UC count the loss and
  * reordering exactly in their stats; RC never loses or corrupts a sample silently: a lost frame fails the
  * connection loudly (RETRY_EXC_ERR), the samples it could not confirm are counted dropped, and the source
@@ -51,7 +50,7 @@ class SoftFaultsChannelTest
     @AfterEach
     void noFaults()
     {
-        SoftProvider.injectFaults(null);
+        SoftFaultInjection.stop();
     }
 
     /** UD loses datagrams (a truncated one is dropped by the device), UC the messages a lost frame belonged to. */
@@ -63,9 +62,9 @@ class SoftFaultsChannelTest
     {
         try (ChannelPair pair = pair(mode))
         {
-            final SoftFaults faults = SoftProvider.injectFaults(spec);
+            final SoftFaultInjection faults = SoftFaultInjection.inject(spec);
             final long received = sendOneByOne(pair, faults);
-            final long lost = faults.count(Fault.DROP) + faults.count(Fault.TRUNCATE);
+            final long lost = faults.count("DROP") + faults.count("TRUNCATE");
             assertTrue(lost > 0, "faults were injected");
             assertEquals(SAMPLES + 1 - lost, received, "the samples lost, and only those, are missing");
             assertEquals(lost, pair.target.stats().snapshot().metric(Metric.SKIPPED).sum(),
@@ -79,10 +78,10 @@ class SoftFaultsChannelTest
     {
         try (ChannelPair pair = pair(TransportMode.UD))
         {
-            final SoftFaults faults = SoftProvider.injectFaults("reorder:0.05,duplicate:0.04,seed:5,on:ud");
+            final SoftFaultInjection faults = SoftFaultInjection.inject("reorder:0.05,duplicate:0.04,seed:5,on:ud");
             final long received = sendOneByOne(pair, faults);
-            final long reordered = faults.count(Fault.REORDER);
-            final long duplicated = faults.count(Fault.DUPLICATE);
+            final long reordered = faults.count("REORDER");
+            final long duplicated = faults.count("DUPLICATE");
             assertTrue(reordered > 0 && duplicated > 0, "faults were injected");
             assertEquals(SAMPLES + 1 + duplicated, received);
             final MetricSnapshot steps = pair.target.stats().snapshot().metric(Metric.REORDERED);
@@ -97,8 +96,8 @@ class SoftFaultsChannelTest
     {
         try (ChannelPair pair = pair(TransportMode.RC))
         {
-            final SoftFaults faults = SoftProvider.injectFaults("drop:0.01,duplicate:0.01,reorder:0.01,truncate:0.01," +
-                "delay:0.01,delay_us:200,seed:3,on:links");
+            final SoftFaultInjection faults = SoftFaultInjection.inject("drop:0.01,duplicate:0.01,reorder:0.01," +
+                "truncate:0.01,delay:0.01,delay_us:200,seed:3,on:links");
             final SampleBatch batch = new SampleBatch(64);
             final SampleBatch in = new SampleBatch(64);
             long next = 0;
@@ -110,8 +109,8 @@ class SoftFaultsChannelTest
                 next = writeSome(pair.source, batch, next);
                 lastRead = readInOrder(pair.target, in, lastRead);
             }
-            SoftProvider.injectFaults(null);
-            assertTrue(faults.count(Fault.NONE) < next * 3, "faults were injected into this traffic");
+            SoftFaultInjection.stop();
+            assertTrue(faults.count("NONE") < next * 3, "faults were injected into this traffic");
             final long end = next + SAMPLES;
             while (lastRead < end - 1)
             {
@@ -165,21 +164,21 @@ class SoftFaultsChannelTest
      *
      * @return how many samples the target read.
      */
-    private static long sendOneByOne(final ChannelPair pair, final SoftFaults faults)
+    private static long sendOneByOne(final ChannelPair pair, final SoftFaultInjection faults)
     {
         final Reads reads = new Reads(pair.target);
         for (int i = 0; i < SAMPLES; i++)
         {
             ChannelPair.send(pair.source, i, 1);
             final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
-            while (decided(faults) < i + 1)
+            while (faults.decided() < i + 1)
             {
                 assertTrue(System.nanoTime() < deadline, "sample " + i + " never arrived: " + faults);
                 reads.read(1);
             }
             reads.drain();
         }
-        SoftProvider.injectFaults(null);
+        SoftFaultInjection.stop();
         ChannelPair.send(pair.source, SAMPLES, 1);
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
         while (reads.highest < SAMPLES)
@@ -190,16 +189,6 @@ class SoftFaultsChannelTest
         reads.drain();
         pair.target.release(reads.in);
         return reads.count;
-    }
-
-    private static long decided(final SoftFaults faults)
-    {
-        long all = 0;
-        for (final Fault fault : Fault.values())
-        {
-            all += faults.count(fault);
-        }
-        return all;
     }
 
     /** What a target read, each sample's value checked against its sequence number. */

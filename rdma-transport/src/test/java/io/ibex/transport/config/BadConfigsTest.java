@@ -1,5 +1,8 @@
 package io.ibex.transport.config;
 
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.JsonConfigReader;
+import io.ibex.transport.config.internal.LibconfigReader;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

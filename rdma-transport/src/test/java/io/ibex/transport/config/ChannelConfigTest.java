@@ -1,5 +1,9 @@
 package io.ibex.transport.config;
 
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigList;
+import io.ibex.transport.config.internal.ConfigValue;
+import io.ibex.transport.config.internal.LibconfigReader;
 import io.ibex.transport.sample.Signal;
 import io.ibex.transport.sample.SignalList;
 import io.ibex.transport.sample.SignalType;
@@ -166,8 +170,8 @@ class ChannelConfigTest
 
         final ConfigGroup written = LibconfigReader.parse(original.toString(), "written.conf");
 
-        assertEquals(original, ChannelConfig.fromGroup("ib_node_target", (ConfigGroup)written.get("ib_node_target")));
-        assertEquals(bind(ADDRESS), ChannelConfig.fromGroup("n",
+        assertEquals(original, ChannelConfigBinder.bind("ib_node_target", (ConfigGroup)written.get("ib_node_target")));
+        assertEquals(bind(ADDRESS), ChannelConfigBinder.bind("n",
             (ConfigGroup)LibconfigReader.parse(bind(ADDRESS).toString(), "w.conf").get("n")));
     }
 
@@ -196,7 +200,7 @@ class ChannelConfigTest
 
     static ChannelConfig bind(final String text)
     {
-        return ChannelConfig.fromGroup("n", LibconfigReader.parse(text, "n.conf"));
+        return ChannelConfigBinder.bind("n", LibconfigReader.parse(text, "n.conf"));
     }
 
     private static ConfigGroup group(final String name, final ConfigValue value)

@@ -1,5 +1,7 @@
 package io.ibex.transport.config;
 
+import io.ibex.transport.config.internal.JsonConfigReader;
+import io.ibex.transport.config.internal.LibconfigReader;
 import io.ibex.transport.sample.SignalType;
 import org.junit.jupiter.api.Test;
 

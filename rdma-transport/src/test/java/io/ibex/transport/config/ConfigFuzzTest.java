@@ -1,6 +1,10 @@
 package io.ibex.transport.config;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigValue;
+import io.ibex.transport.config.internal.JsonConfigReader;
+import io.ibex.transport.config.internal.LibconfigReader;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -72,7 +76,7 @@ class ConfigFuzzTest
         {
             read(config::check);
             final ConfigGroup written = LibconfigReader.parse(config.toString(), "written.conf");
-            assertEquals(config, ChannelConfig.fromGroup(name, (ConfigGroup)written.get(name)),
+            assertEquals(config, ChannelConfigBinder.bind(name, (ConfigGroup)written.get(name)),
                 "a channel config written by toString reads back equal");
         }
     }

@@ -1,5 +1,10 @@
 package io.ibex.transport.config;
 
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigList;
+import io.ibex.transport.config.internal.ConfigReaders;
+import io.ibex.transport.config.internal.JsonConfigReader;
+import io.ibex.transport.config.internal.LibconfigReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

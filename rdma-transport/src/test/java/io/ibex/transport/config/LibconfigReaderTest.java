@@ -1,5 +1,9 @@
 package io.ibex.transport.config;
 
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigList;
+import io.ibex.transport.config.internal.ConfigScalar;
+import io.ibex.transport.config.internal.LibconfigReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

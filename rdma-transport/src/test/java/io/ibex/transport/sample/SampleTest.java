@@ -102,39 +102,15 @@ class SampleTest
     }
 
     @Test
-    void aValidReceiveSetsLengthTimestampAndFlags()
+    void originFromEpochNanosIsSecondsAndNanosOnTheWire()
     {
-        assertTrue(SampleWire.accept(sample, Sample.wireLength(2), false, 5, 6));
+        sample.origin(1_700_000_000_123_456_789L);
 
-        assertEquals(2, sample.length());
-        assertEquals(5, sample.receivedSeconds());
-        assertEquals(6, sample.receivedNanos());
-        assertEquals(Sample.HAS_TS_ORIGIN | Sample.HAS_TS_RECEIVED | Sample.HAS_SEQUENCE | Sample.HAS_DATA,
-            sample.flags());
-    }
-
-    @Test
-    void byteCountsThatAreNotAWireImageForTheSlotAreRefusedAndLeaveTheSampleAlone()
-    {
-        sample.length(1).flags(0);
-        for (final int byteLen : new int[]{ 0, 23, 25, 31, Sample.wireLength(4), Integer.MIN_VALUE, -8 })
-        {
-            assertFalse(SampleWire.accept(sample, byteLen, false, 1, 1), byteLen + " bytes");
-        }
-        assertFalse(SampleWire.accept(sample, Sample.wireLength(1), true, 1, 1), "a UD receive without its GRH");
-        assertEquals(1, sample.length());
-        assertEquals(0, sample.flags());
-
-        assertTrue(SampleWire.accept(sample, Sample.GRH_LENGTH + Sample.wireLength(3), true, 1, 1));
-        assertEquals(3, sample.length());
-        assertTrue(SampleWire.accept(sample, Sample.wireLength(0), false, 1, 1), "a sample without values");
-    }
-
-    @Test
-    void theReasonForARefusalNamesTheByteCount()
-    {
-        assertEquals("31 bytes is not 24 + 8 per value", SampleWire.whyInvalid(31, false, 3));
-        assertEquals("96 bytes (56 after the GRH) carry 4 values, more than the capacity 3",
-            SampleWire.whyInvalid(96, true, 3));
+        assertEquals(1_700_000_000L, sample.originSeconds());
+        assertEquals(123_456_789L, sample.originNanos());
+        assertEquals(1_700_000_000_123_456_789L, sample.originEpochNanos());
+        sample.origin(-1L);
+        assertEquals(-1L, sample.originSeconds(), "before the epoch, the nanoseconds stay within the second");
+        assertEquals(999_999_999L, sample.originNanos());
     }
 }

@@ -1,8 +1,5 @@
 package io.ibex.rdma.provider.disni;
 
-import com.ibm.disni.verbs.IbvContext;
-import com.ibm.disni.verbs.RdmaCmId;
-import com.ibm.disni.verbs.impl.NatIbvContext;
 import io.ibex.rdma.cm.CmId;
 import io.ibex.rdma.cm.ConnParam;
 import io.ibex.rdma.cm.EventChannel;
@@ -14,7 +11,6 @@ import io.ibex.rdma.verbs.QpInitAttr;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.VerbsException;
 
-import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -23,9 +19,8 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * An rdma_cm id: DiSNI's for bind, listen, address and route resolution, disconnect and destroy; IbexNative's
- * for what DiSNI lacks or gets wrong (the QP on the id, connect and accept with every connection parameter and
- * private data, reject, the addresses and the port). Calls that librdmacm would make with a NULL device
+ * An rdma_cm id: bind, listen, address and route resolution, the QP on the id, connect and accept with every
+ * connection parameter and private data, reject, disconnect and destroy, through IbexNative. Calls that librdmacm would make with a NULL device
  * (route, connect, accept, disconnect before an address is bound or resolved) are refused here with EINVAL.
  */
 final class DisniCmId extends ProviderResource implements CmId
@@ -35,17 +30,15 @@ final class DisniCmId extends ProviderResource implements CmId
 
     private final DisniEventChannel channel;
     private final PortSpace portSpace;
-    private final RdmaCmId id;
     private final long handle;
     private DisniQueuePair qp;
 
-    DisniCmId(final DisniEventChannel channel, final PortSpace portSpace, final RdmaCmId id)
+    DisniCmId(final DisniEventChannel channel, final PortSpace portSpace, final long handle)
     {
         super(channel);
         this.channel = channel;
         this.portSpace = portSpace;
-        this.id = id;
-        this.handle = DisniEventChannel.handle(id);
+        this.handle = handle;
     }
 
     @Override
@@ -91,14 +84,7 @@ final class DisniCmId extends ProviderResource implements CmId
         ensureOpen();
         Objects.requireNonNull(address, "bindAddr: address");
         requireIpv4("bindAddr", address);
-        try
-        {
-            id.bindAddr(address);
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("rdma_bind_addr " + address + " of " + this, ex);
-        }
+        IbexNative.cmBindAddr(handle, address.getAddress().getAddress(), address.getPort());
     }
 
     @Override
@@ -109,19 +95,11 @@ final class DisniCmId extends ProviderResource implements CmId
         {
             throw new VerbsException(VerbsException.EINVAL, "listen: backlog=" + backlog + " must be >= 0");
         }
-        try
-        {
-            id.listen(backlog);
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("rdma_listen of " + this, ex);
-        }
+        IbexNative.cmListen(handle, backlog);
     }
 
     /**
-     * DiSNI's resolveAddr passes no source address to librdmacm, so a source is bound first, as
-     * rdma_resolve_addr would bind it.
+     * A source address is bound first (rdma_bind_addr), as rdma_resolve_addr would bind it.
      */
     @Override
     public synchronized void resolveAddr(final InetSocketAddress src, final InetSocketAddress dst,
@@ -134,14 +112,7 @@ final class DisniCmId extends ProviderResource implements CmId
         {
             bindAddr(src);
         }
-        try
-        {
-            id.resolveAddr(null, dst, timeoutMillis);
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("rdma_resolve_addr " + src + " -> " + dst + " of " + this, ex);
-        }
+        IbexNative.cmResolveAddr(handle, dst.getAddress().getAddress(), dst.getPort(), timeoutMillis);
     }
 
     @Override
@@ -149,14 +120,7 @@ final class DisniCmId extends ProviderResource implements CmId
     {
         ensureOpen();
         requireDevice("resolveRoute");
-        try
-        {
-            id.resolveRoute(timeoutMillis);
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("rdma_resolve_route of " + this, ex);
-        }
+        IbexNative.cmResolveRoute(handle, timeoutMillis);
     }
 
     /**
@@ -224,14 +188,7 @@ final class DisniCmId extends ProviderResource implements CmId
     {
         ensureOpen();
         requireDevice("disconnect");
-        try
-        {
-            id.disconnect();
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("rdma_disconnect of " + this, ex);
-        }
+        IbexNative.cmDisconnect(handle);
         if (qp != null)
         {
             qp.forgetState();
@@ -280,14 +237,7 @@ final class DisniCmId extends ProviderResource implements CmId
                 qp = null;
             }
         }
-        try
-        {
-            id.destroyId();
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("rdma_destroy_id of " + this, ex);
-        }
+        IbexNative.cmDestroyId(handle);
         channel.forget(this);
     }
 
@@ -296,15 +246,7 @@ final class DisniCmId extends ProviderResource implements CmId
      */
     private long deviceHandle()
     {
-        try
-        {
-            final IbvContext verbs = id.getVerbs();
-            return verbs == null ? 0 : ((NatIbvContext)verbs).getObjId();
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("the device of " + this, ex);
-        }
+        return IbexNative.cmContext(handle);
     }
 
     private long requireDevice(final String call)
@@ -330,8 +272,8 @@ final class DisniCmId extends ProviderResource implements CmId
     {
         if (!(address.getAddress() instanceof Inet4Address))
         {
-            throw new VerbsException(EAFNOSUPPORT, call + ": " + address + " is not an IPv4 address (DiSNI passes " +
-                "IPv4 socket addresses only)");
+            throw new VerbsException(EAFNOSUPPORT, call + ": " + address + " is not an IPv4 address (the disni " +
+                "provider passes IPv4 socket addresses only)");
         }
     }
 

@@ -1,19 +1,16 @@
 package io.ibex.rdma.provider.disni;
 
-import com.ibm.disni.verbs.IbvCompChannel;
-import com.ibm.disni.verbs.impl.NatIbvCompChannel;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.CompletionChannel;
 import io.ibex.rdma.verbs.CompletionQueue;
 import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.VerbsException;
 
-import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A completion channel DiSNI created (its fd non-blocking); events are read, and acknowledged at once, by
+ * A completion channel (its fd non-blocking); events are read, and acknowledged at once, by
  * IbexNative, which says which CQ raised them.
  */
 final class DisniCompletionChannel extends ProviderResource implements CompletionChannel
@@ -22,7 +19,6 @@ final class DisniCompletionChannel extends ProviderResource implements Completio
     static final int WAIT_SLICE_MILLIS = 100;
 
     private final DisniContext context;
-    private final IbvCompChannel channel;
     private final long handle;
     private final Map<Long, DisniCompletionQueue> cqs = new ConcurrentHashMap<>();
     /** Held while waiting on the channel's fd, so that close never destroys the channel under a waiter. */
@@ -35,15 +31,7 @@ final class DisniCompletionChannel extends ProviderResource implements Completio
     {
         super(context);
         this.context = context;
-        try
-        {
-            this.channel = context.verbs().createCompChannel();
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("ibv_create_comp_channel on " + context, ex);
-        }
-        this.handle = ((NatIbvCompChannel)channel).getObjId();
+        this.handle = IbexNative.createCompChannel(context.disniDevice().handle());
     }
 
     /**
@@ -133,14 +121,7 @@ final class DisniCompletionChannel extends ProviderResource implements Completio
         closing = true;
         synchronized (waitLock)
         {
-            try
-            {
-                channel.destroyCompChannel();
-            }
-            catch (final IOException ex)
-            {
-                throw DisniErrors.verbs("ibv_destroy_comp_channel of " + this, ex);
-            }
+            IbexNative.destroyCompChannel(handle);
             destroyed = true;
         }
     }

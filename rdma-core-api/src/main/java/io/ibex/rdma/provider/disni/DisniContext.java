@@ -1,7 +1,5 @@
 package io.ibex.rdma.provider.disni;
 
-import com.ibm.disni.verbs.IbvContext;
-import com.ibm.disni.verbs.impl.NatIbvContext;
 import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AsyncEvent;
@@ -19,7 +17,6 @@ import io.ibex.rdma.verbs.PortState;
 import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.rdma.verbs.VerbsException;
 
-import java.io.IOException;
 import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -43,7 +40,6 @@ final class DisniContext extends ProviderResource implements Context
 
     private final DisniDevice device;
     private final int id = IDS.incrementAndGet();
-    private final IbvContext verbs;
 
     /**
      * @param device the device.
@@ -52,25 +48,6 @@ final class DisniContext extends ProviderResource implements Context
     {
         super(DisniProvider.LIVE);
         this.device = device;
-        this.verbs = disniContext(device.handle());
-    }
-
-    /**
-     * DiSNI's view of the ibv_context, for its allocPd and createCompChannel. NativeDispatcher's constructor
-     * is package-private and DiSNI offers no public way to get one, so none is passed: NatIbvContext uses its
-     * dispatcher only in getCmd_fd and getNumCompVectors, which only DiSNI's endpoint classes call and ibex
-     * never does. DiSNI's verbs calls go through RdmaVerbs.open()'s dispatcher and read only getObjId().
-     */
-    private static IbvContext disniContext(final long handle)
-    {
-        try
-        {
-            return new NatIbvContext(handle, null);
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("DiSNI context over ibv_context 0x" + Long.toHexString(handle), ex);
-        }
     }
 
     /**
@@ -194,11 +171,6 @@ final class DisniContext extends ProviderResource implements Context
     DisniDevice disniDevice()
     {
         return device;
-    }
-
-    IbvContext verbs()
-    {
-        return verbs;
     }
 
     @Override

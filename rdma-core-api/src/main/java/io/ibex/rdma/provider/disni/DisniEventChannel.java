@@ -1,10 +1,5 @@
 package io.ibex.rdma.provider.disni;
 
-import com.ibm.disni.verbs.RdmaCmEvent;
-import com.ibm.disni.verbs.RdmaCmId;
-import com.ibm.disni.verbs.RdmaEventChannel;
-import com.ibm.disni.verbs.impl.NatCmaIdPrivate;
-import com.ibm.disni.verbs.impl.NatRdmaEventChannel;
 import io.ibex.rdma.cm.CmEvent;
 import io.ibex.rdma.cm.CmEventType;
 import io.ibex.rdma.cm.CmId;
@@ -15,22 +10,19 @@ import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AhAttr;
 import io.ibex.rdma.verbs.Gid;
 
-import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * An rdma_cm event channel: DiSNI's, whose getCmEvent reads (and acks) each event; what the event carried
- * (status, connection parameters, private data, UD parameters), which DiSNI drops, comes from IbexNative's
- * copy of it. The channel is the parent of its ids: closing it closes them, with their QPs.
+ * An rdma_cm event channel: IbexNative's cmGetEvent reads (and acks) each event, and cmEventDetails
+ * returns what it carried (status, connection parameters, private data, UD parameters). The channel is the parent of its ids: closing it closes them, with their QPs.
  */
 final class DisniEventChannel extends ProviderResource implements EventChannel
 {
     private static final CmEventType[] TYPES = CmEventType.values();
 
     private final DisniProvider provider;
-    private final RdmaEventChannel channel;
     private final long handle;
     private final Map<Long, DisniCmId> ids = new ConcurrentHashMap<>();
     /**
@@ -46,39 +38,14 @@ final class DisniEventChannel extends ProviderResource implements EventChannel
     {
         super(DisniProvider.LIVE);
         this.provider = provider;
-        try
-        {
-            this.channel = RdmaEventChannel.createEventChannel();
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("rdma_create_event_channel", ex);
-        }
-        this.handle = ((NatRdmaEventChannel)channel).getObjId();
-    }
-
-    /**
-     * @param id a DiSNI id.
-     * @return its native handle.
-     */
-    static long handle(final RdmaCmId id)
-    {
-        return ((NatCmaIdPrivate)id).getObjId();
+        this.handle = IbexNative.cmCreateEventChannel();
     }
 
     @Override
     public CmId createId(final PortSpace portSpace)
     {
         ensureOpen();
-        final RdmaCmId id;
-        try
-        {
-            id = channel.createId((short)portSpace.value());
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("rdma_create_id in port space " + portSpace, ex);
-        }
+        final long id = IbexNative.cmCreateId(handle, portSpace.value(), portSpace.qpType().value());
         return track(new DisniCmId(this, portSpace, id));
     }
 
@@ -144,14 +111,7 @@ final class DisniEventChannel extends ProviderResource implements EventChannel
         closeChildren();
         synchronized (readLock)
         {
-            try
-            {
-                channel.destroyEventChannel();
-            }
-            catch (final IOException ex)
-            {
-                throw DisniErrors.verbs("rdma_destroy_event_channel of " + this, ex);
-            }
+            IbexNative.cmDestroyEventChannel(handle);
             destroyed = true;
         }
     }
@@ -164,25 +124,18 @@ final class DisniEventChannel extends ProviderResource implements EventChannel
 
     private CmEvent next(final int timeoutMillis)
     {
-        final RdmaCmEvent event;
-        try
-        {
-            event = channel.getCmEvent(timeoutMillis);
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("rdma_get_cm_event on " + this, ex);
-        }
-        if (event == null)
+        final long[] handles = new long[2];
+        final int event = IbexNative.cmGetEvent(handle, timeoutMillis, handles);
+        if (event < 0)
         {
             return null;
         }
-        final CmEventType type = TYPES[event.getEvent()];
+        final CmEventType type = TYPES[event];
         final long[] details = new long[IbexNative.CM_EVENT_LENGTH];
         final byte[] dgid = new byte[Gid.LENGTH];
         final byte[] privateData = new byte[255];
         final int privateLength = IbexNative.cmEventDetails(handle, details, dgid, privateData);
-        final DisniCmId listener = event.getListenIdPriv() == null ? null : ids.get(handle(event.getListenIdPriv()));
+        final DisniCmId listener = handles[0] == 0 ? null : ids.get(handles[0]);
         final DisniCmId id;
         if (type == CmEventType.CONNECT_REQUEST)
         {
@@ -190,11 +143,11 @@ final class DisniEventChannel extends ProviderResource implements EventChannel
             {
                 return null; // cannot happen: a listener's requests go when it is destroyed
             }
-            id = track(new DisniCmId(this, listener.portSpace(), event.getConnIdPriv()));
+            id = track(new DisniCmId(this, listener.portSpace(), handles[1]));
         }
         else
         {
-            id = event.getConnIdPriv() == null ? null : ids.get(handle(event.getConnIdPriv()));
+            id = handles[1] == 0 ? null : ids.get(handles[1]);
             if (id == null)
             {
                 return null;

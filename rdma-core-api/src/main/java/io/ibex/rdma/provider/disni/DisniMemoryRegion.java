@@ -1,22 +1,21 @@
 package io.ibex.rdma.provider.disni;
 
-import com.ibm.disni.verbs.IbvMr;
-import com.ibm.disni.verbs.SVCDeregMr;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.ProtectionDomain;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * A memory region DiSNI registered; closing it deregisters it through DiSNI.
+ * A registered memory region; closing it deregisters it ({@code ibv_dereg_mr}).
  */
 final class DisniMemoryRegion extends ProviderResource implements MemoryRegion
 {
     private final DisniProtectionDomain pd;
-    private final IbvMr mr;
+    private final long mr;
+    private final int lkey;
+    private final int rkey;
     private final long address;
     private final long length;
     private final int access;
@@ -24,7 +23,9 @@ final class DisniMemoryRegion extends ProviderResource implements MemoryRegion
 
     DisniMemoryRegion(
         final DisniProtectionDomain pd,
-        final IbvMr mr,
+        final long mr,
+        final int lkey,
+        final int rkey,
         final long address,
         final long length,
         final int access,
@@ -33,6 +34,8 @@ final class DisniMemoryRegion extends ProviderResource implements MemoryRegion
         super(pd);
         this.pd = pd;
         this.mr = mr;
+        this.lkey = lkey;
+        this.rkey = rkey;
         this.address = address;
         this.length = length;
         this.access = access;
@@ -60,13 +63,13 @@ final class DisniMemoryRegion extends ProviderResource implements MemoryRegion
     @Override
     public int lkey()
     {
-        return mr.getLkey();
+        return lkey;
     }
 
     @Override
     public int rkey()
     {
-        return mr.getRkey();
+        return rkey;
     }
 
     @Override
@@ -84,7 +87,7 @@ final class DisniMemoryRegion extends ProviderResource implements MemoryRegion
     @Override
     protected String describe()
     {
-        return "MR 0x" + Integer.toHexString(mr.getLkey()) + " [0x" + Long.toHexString(address) + ", +" + length +
+        return "MR 0x" + Integer.toHexString(lkey) + " [0x" + Long.toHexString(address) + ", +" + length +
             ", " + AccessFlags.toString(access) + "]";
     }
 
@@ -98,21 +101,6 @@ final class DisniMemoryRegion extends ProviderResource implements MemoryRegion
     protected void release()
     {
         pd.forget(this);
-        try
-        {
-            final SVCDeregMr call = mr.deregMr();
-            try
-            {
-                call.execute();
-            }
-            finally
-            {
-                call.free();
-            }
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("ibv_dereg_mr of " + this, ex);
-        }
+        IbexNative.deregMr(mr);
     }
 }

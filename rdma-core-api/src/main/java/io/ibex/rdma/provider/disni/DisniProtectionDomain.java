@@ -1,9 +1,5 @@
 package io.ibex.rdma.provider.disni;
 
-import com.ibm.disni.verbs.IbvMr;
-import com.ibm.disni.verbs.IbvPd;
-import com.ibm.disni.verbs.SVCRegMr;
-import com.ibm.disni.verbs.impl.NatIbvPd;
 import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AccessFlags;
@@ -16,18 +12,16 @@ import io.ibex.rdma.verbs.QpInitAttr;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.VerbsException;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * A protection domain: DiSNI's {@code allocPd} and {@code regMr}, and ibex's QPs and AHs on it. Closing it
+ * A protection domain ({@code ibv_alloc_pd}) with its memory regions, QPs and AHs. Closing it
  * while it still has MRs, QPs or AHs fails with EBUSY, as {@code ibv_dealloc_pd} does.
  */
 final class DisniProtectionDomain extends ProviderResource implements ProtectionDomain
 {
     private final DisniContext context;
-    private final IbvPd pd;
     private final long handle;
     /** The open regions, for the inline check of every post: copied on (rare) change, read without a lock. */
     private volatile DisniMemoryRegion[] regions = new DisniMemoryRegion[0];
@@ -39,15 +33,7 @@ final class DisniProtectionDomain extends ProviderResource implements Protection
     {
         super(context);
         this.context = context;
-        try
-        {
-            this.pd = context.verbs().allocPd();
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("ibv_alloc_pd on " + context, ex);
-        }
-        this.handle = ((NatIbvPd)pd).getObjId();
+        this.handle = IbexNative.allocPd(context.disniDevice().handle());
     }
 
     @Override
@@ -123,18 +109,7 @@ final class DisniProtectionDomain extends ProviderResource implements Protection
     protected void release()
     {
         refuseWhileChildrenOpen();
-        try
-        {
-            pd.deallocPd();
-        }
-        catch (final IOException ex)
-        {
-            throw DisniErrors.verbs("ibv_dealloc_pd of " + this, ex);
-        }
-        catch (final Exception ex)
-        {
-            throw new VerbsException(VerbsException.EIO, "ibv_dealloc_pd of " + this + ": " + ex, ex);
-        }
+        IbexNative.deallocPd(handle);
     }
 
     /**
@@ -172,37 +147,29 @@ final class DisniProtectionDomain extends ProviderResource implements Protection
     }
 
     /**
-     * DiSNI's regMr takes an int length, so a region is at most 2 GiB - 1; the kernel checks the rest (access
-     * flags that need LOCAL_WRITE, memory that cannot be pinned).
+     * ibv_reg_mr; the kernel checks the rest (access flags that need LOCAL_WRITE, memory that cannot be pinned).
      */
     private MemoryRegion register(final long address, final long length, final int access, final ByteBuffer buffer)
     {
-        if (address == 0 || length < 0 || length > Integer.MAX_VALUE)
+        if (address == 0 || length < 0)
         {
             throw new VerbsException(VerbsException.EINVAL, "cannot register address=0x" + Long.toHexString(address) +
-                " length=" + length + " in " + this + " (DiSNI's ibv_reg_mr takes at most " + Integer.MAX_VALUE +
-                " bytes)");
+                " length=" + length + " in " + this);
         }
         ProviderChecks.requireKnownAccess(access);
-        final IbvMr mr;
+        final int[] keys = new int[2];
+        final long mr;
         try
         {
-            final SVCRegMr call = pd.regMr(address, (int)length, access);
-            try
-            {
-                mr = call.execute().getMr();
-            }
-            finally
-            {
-                call.free();
-            }
+            mr = IbexNative.regMr(handle, address, length, access, keys);
         }
-        catch (final IOException ex)
+        catch (final VerbsException ex)
         {
-            throw DisniErrors.verbs("ibv_reg_mr of [0x" + Long.toHexString(address) + ", +" + length + "] with " +
-                AccessFlags.toString(access) + " in " + this, ex);
+            throw new VerbsException(ex.errno(), DisniErrors.reason(ex) + " of [0x" + Long.toHexString(address) +
+                ", +" + length + "] with " + AccessFlags.toString(access) + " in " + this, ex);
         }
-        final DisniMemoryRegion region = adopt(new DisniMemoryRegion(this, mr, address, length, access, buffer));
+        final DisniMemoryRegion region =
+            adopt(new DisniMemoryRegion(this, mr, keys[0], keys[1], address, length, access, buffer));
         synchronized (this)
         {
             final DisniMemoryRegion[] more = Arrays.copyOf(regions, regions.length + 1);

@@ -1,26 +1,24 @@
 package io.ibex.rdma.provider.disni;
 
-import com.ibm.disni.verbs.RdmaVerbs;
 import io.ibex.rdma.cm.EventChannel;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.spi.RdmaProvider;
 import io.ibex.rdma.verbs.Device;
 import io.ibex.rdma.verbs.VerbsException;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The {@code disni} provider: the kernel's verbs (InfiniBand, RoCE, Soft-RoCE) through DiSNI 2.1's Java
- * classes and ibex's own JNI class over the same native library, {@code libdisni.so} (see
- * docs/disni-provider.md for which call goes where). Its priority is above soft's, so automatic choice picks
- * it wherever the library loads and an RDMA port is active.
+ * The {@code disni} provider: the kernel's verbs (InfiniBand, RoCE, Soft-RoCE) through ibex's own JNI class
+ * over a native library that also fulfils DiSNI 2.1's native contract (see docs/disni-provider.md). Its
+ * priority is above soft's, so automatic choice picks it wherever the library loads and an RDMA port is
+ * active.
  * <p>
- * The JVM needs the library on {@code java.library.path} (or {@code LD_LIBRARY_PATH}) and, for DiSNI,
- * {@code --add-exports java.base/sun.nio.ch=ALL-UNNAMED}; {@link #availability()} says which is missing and
- * how to fix it. Devices are the ones librdmacm opens for the process ({@code rdma_get_devices}), so the
+ * The library comes from the classifier jar ({@code io.ibex:rdma-core-api:VERSION:linux-x86_64}), or
+ * {@code -Dibex.native.library=FILE}, or {@code java.library.path} ({@link NativeLibrary}); no JVM flag is
+ * needed. {@link #availability()} says what is missing and how to fix it. Devices are the ones librdmacm opens for the process ({@code rdma_get_devices}), so the
  * contexts opened here and those of rdma_cm ids are the same.
  */
 public final class DisniProvider implements RdmaProvider
@@ -29,13 +27,9 @@ public final class DisniProvider implements RdmaProvider
     public static final String NAME = "disni";
     /** The automatic-choice priority: above the soft provider's. */
     public static final int PRIORITY = 20;
-    /** The JVM flag DiSNI needs on Java 17 and later. */
-    public static final String ADD_EXPORTS = "--add-exports java.base/sun.nio.ch=ALL-UNNAMED";
-
     /** The count of open disni objects, for {@link #liveResources()}. */
     static final AtomicInteger LIVE = new AtomicInteger();
 
-    private static final String LIBRARY = "disni";
     private static final int ENODEV = 19;
     private static Setup setup;
 
@@ -80,8 +74,7 @@ public final class DisniProvider implements RdmaProvider
     }
 
     /**
-     * Available when libdisni.so of this ibex's version loads, the JVM exports sun.nio.ch to DiSNI, librdmacm
-     * finds a device, and some device has an ACTIVE port (a port that is down would only show as a timeout
+     * Available when the native library of this ibex's version loads, librdmacm finds a device, and some device has an ACTIVE port (a port that is down would only show as a timeout
      * later). Otherwise the reason names what is missing and how to fix it.
      */
     @Override
@@ -98,7 +91,7 @@ public final class DisniProvider implements RdmaProvider
             final String active = device.firstActivePort();
             if (active != null)
             {
-                return Availability.yes("kernel verbs through libdisni.so: " + active);
+                return Availability.yes("kernel verbs through " + NativeLibrary.loaded() + ": " + active);
             }
             down.append(down.length() > 0 ? "; " : "").append(device.portProblems());
         }
@@ -152,64 +145,10 @@ public final class DisniProvider implements RdmaProvider
     {
         if (setup == null)
         {
-            final String problem = libraryProblem();
+            final String problem = NativeLibrary.load();
             setup = problem != null ? new Setup(List.of(), problem) : listDevices();
         }
         return setup;
-    }
-
-    private static String libraryProblem()
-    {
-        final String path = System.getProperty("java.library.path");
-        try
-        {
-            System.loadLibrary(LIBRARY);
-        }
-        catch (final UnsatisfiedLinkError ex)
-        {
-            if (String.valueOf(ex.getMessage()).startsWith("no " + LIBRARY + " in java.library.path"))
-            {
-                return "the native library " + System.mapLibraryName(LIBRARY) + " is not on java.library.path (" +
-                    path + "). Build it with `mvn package` on a machine with libibverbs-dev and librdmacm-dev " +
-                    "installed (it is written to rdma-core-api/target/native), then start the JVM with " +
-                    "-Djava.library.path=DIR or add DIR to LD_LIBRARY_PATH";
-            }
-            return System.mapLibraryName(LIBRARY) + " was found but does not load: " + ex.getMessage() +
-                " (it needs libibverbs and librdmacm: apt-get install libibverbs1 librdmacm1 ibverbs-providers)";
-        }
-        final int version;
-        try
-        {
-            version = IbexNative.version();
-        }
-        catch (final UnsatisfiedLinkError ex)
-        {
-            return "the " + System.mapLibraryName(LIBRARY) + " on java.library.path (" + path + ") is not ibex's " +
-                "(it lacks IbexNative, e.g. DiSNI's own build): point java.library.path at ibex's " +
-                "rdma-core-api/target/native";
-        }
-        if (version != IbexNative.VERSION)
-        {
-            return "the " + System.mapLibraryName(LIBRARY) + " on java.library.path (" + path + ") implements " +
-                "IbexNative version " + version + ", this ibex needs version " + IbexNative.VERSION + ": rebuild it " +
-                "from this ibex's sources with `mvn package` and point java.library.path at its " +
-                "rdma-core-api/target/native";
-        }
-        if (!Object.class.getModule().isExported("sun.nio.ch", DisniProvider.class.getModule()))
-        {
-            return "DiSNI reads direct-buffer addresses through sun.nio.ch, which Java " + Runtime.version().feature() +
-                " does not export: start the JVM with " + ADD_EXPORTS + " (an executable jar can carry " +
-                "'Add-Exports: java.base/sun.nio.ch' in its manifest instead)";
-        }
-        try
-        {
-            RdmaVerbs.open(); // DiSNI's own start-up: checks the library's NativeDispatcher version and layouts
-        }
-        catch (final IOException ex)
-        {
-            return "DiSNI refuses " + System.mapLibraryName(LIBRARY) + ": " + ex.getMessage();
-        }
-        return null;
     }
 
     private static Setup listDevices()

@@ -1,8 +1,9 @@
 package io.ibex.rdma.provider.disni;
 
 /**
- * ibex's own JNI class: the verbs and rdma_cm calls DiSNI 2.1 lacks, implemented in the same
- * {@code libdisni.so} that serves DiSNI's {@code NativeDispatcher} (sources in {@code src/main/c/ibex_*.c}).
+ * ibex's own JNI class: every native call of the disni provider, implemented in the same library that serves
+ * DiSNI's {@code NativeDispatcher} (sources in {@code src/main/c}; where both classes make a call, both
+ * entry points share one C body). {@link NativeLibrary} loads the library; DiSNI's Java is not needed.
  *
  * <p>Each method is one C call and nothing more: handles are the C pointers as {@code long}, struct
  * contents cross as {@code long[]} in the order the index constants below name, and failures throw
@@ -18,7 +19,7 @@ package io.ibex.rdma.provider.disni;
 final class IbexNative
 {
     /** The version {@link #version()} returns; bumped when any signature here changes. */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     // ---- long[] indices for QP attributes (modifyQp) and AH attributes (createAh, cm UD events) ----
     /** ibv_qp_attr.qp_state. */
@@ -347,6 +348,109 @@ final class IbexNative
     /** @return {@link #VERSION} of the loaded library; the provider refuses a mismatch. */
     static native int version();
 
+    /** @return the ibex version the library was built from; the provider refuses one other than its own. */
+    static native String projectVersion();
+
+    // ---- protection domains, memory regions, completion channels ----
+
+    /**
+     * @param context an ibv_context*.
+     * @return ibv_alloc_pd: the ibv_pd*.
+     */
+    static native long allocPd(long context);
+
+    /**
+     * @param pd an ibv_pd*; ibv_dealloc_pd fails (EBUSY) while MRs, QPs or AHs use it.
+     */
+    static native void deallocPd(long pd);
+
+    /**
+     * ibv_reg_mr.
+     *
+     * @param pd      an ibv_pd*.
+     * @param address the first byte.
+     * @param length  the length in bytes.
+     * @param access  enum ibv_access_flags bits.
+     * @param keys    receives the lkey [0] and the rkey [1].
+     * @return the ibv_mr*.
+     */
+    static native long regMr(long pd, long address, long length, int access, int[] keys);
+
+    /**
+     * @param mr an ibv_mr*, deregistered.
+     */
+    static native void deregMr(long mr);
+
+    /**
+     * @param context an ibv_context*.
+     * @return ibv_create_comp_channel, its fd made non-blocking: the ibv_comp_channel*.
+     */
+    static native long createCompChannel(long context);
+
+    /**
+     * @param channel an ibv_comp_channel*; fails (EBUSY) while CQs use it.
+     */
+    static native void destroyCompChannel(long channel);
+
+    // ---- rdma_cm event channels and ids ----
+
+    /** @return a new event channel (non-blocking fd, with a copy of its last event's details). */
+    static native long cmCreateEventChannel();
+
+    /** @param channel an event channel; refused (EINVAL) while ids report on it. */
+    static native void cmDestroyEventChannel(long channel);
+
+    /**
+     * Waits for one event, keeps a copy of its details (for {@link #cmEventDetails}) and acks it.
+     *
+     * @param channel   an event channel.
+     * @param timeoutMs the longest wait.
+     * @param ids       receives the listening id [0] (CONNECT_REQUEST only, else 0) and the event's id [1].
+     * @return enum rdma_cm_event_type, or -1 when no event came in time.
+     */
+    static native int cmGetEvent(long channel, int timeoutMs, long[] ids);
+
+    /**
+     * @param cmId an rdma_cm_id*.
+     * @param ip   4 bytes of an IPv4 address.
+     * @param port the port (0: any).
+     */
+    static native void cmBindAddr(long cmId, byte[] ip, int port);
+
+    /**
+     * @param cmId    an rdma_cm_id*, bound.
+     * @param backlog rdma_listen's backlog.
+     */
+    static native void cmListen(long cmId, int backlog);
+
+    /**
+     * rdma_resolve_addr with no source address (bind first to choose one).
+     *
+     * @param cmId      an rdma_cm_id*.
+     * @param ip        4 bytes of the destination's IPv4 address.
+     * @param port      the destination port.
+     * @param timeoutMs the resolution timeout.
+     */
+    static native void cmResolveAddr(long cmId, byte[] ip, int port, int timeoutMs);
+
+    /**
+     * @param cmId      an rdma_cm_id* with a device.
+     * @param timeoutMs the resolution timeout.
+     */
+    static native void cmResolveRoute(long cmId, int timeoutMs);
+
+    /** @param cmId an rdma_cm_id* with a device. */
+    static native void cmDisconnect(long cmId);
+
+    /** @param cmId an rdma_cm_id*, destroyed with the QP left on it. */
+    static native void cmDestroyId(long cmId);
+
+    /**
+     * @param cmId an rdma_cm_id*.
+     * @return its ibv_context*, 0 while it has no device.
+     */
+    static native long cmContext(long cmId);
+
     // ---- devices (librdmacm's rdma_get_devices: the same ibv_context pointers rdma_cm ids report) ----
 
     /**
@@ -457,7 +561,7 @@ final class IbexNative
     /**
      * Waits for a completion event with poll(2) on the channel's fd, gets it and acks it.
      *
-     * @param channel   ibv_comp_channel* from DiSNI's _createCompChannel (which makes its fd non-blocking).
+     * @param channel   ibv_comp_channel* from createCompChannel (whose fd is non-blocking).
      * @param timeoutMs poll timeout, -1 forever.
      * @return the ibv_cq* the event is for, or 0 on timeout (also when a signal interrupted the wait or
      *         another thread took the event: the channel's fd is non-blocking).
@@ -572,7 +676,7 @@ final class IbexNative
      */
     static native void destroyAh(long ah);
 
-    // ---- rdma_cm additions (the channel handle is the one DiSNI's _createEventChannel returned) ----
+    // ---- rdma_cm connection calls (the channel handle is one cmCreateEventChannel returned) ----
 
     /**
      * rdma_create_id honouring the port space (DiSNI's {@code _createId} does too, in this library).
@@ -594,8 +698,8 @@ final class IbexNative
     static native long cmCreateId(long channel, int portSpace, int qpType);
 
     /**
-     * What the last event DiSNI's {@code _getCmEvent} returned on this channel carried (the native keeps a
-     * copy because DiSNI acks at once). UD parameters come with CONNECT_REQUEST, ESTABLISHED and
+     * What the last event {@link #cmGetEvent} returned on this channel carried (the native keeps a copy
+     * because it acks at once). UD parameters come with CONNECT_REQUEST, ESTABLISHED and
      * MULTICAST_JOIN on ids of the UDP or IPoIB port space; every other event carries conn parameters. Throws
      * VerbsException(EINVAL) before the channel's first event.
      *

@@ -26,13 +26,13 @@ import java.util.concurrent.TimeUnit;
  * While a datagram or frame is held back (reorder, delay), the next ones are not held too. {@link #count} says
  * how many of each fault happened.
  */
-public final class SoftFaults
+final class SoftFaults
 {
     /** The system property read when the device starts. */
-    public static final String PROPERTY = "ibex.soft.faults";
+    static final String PROPERTY = "ibex.soft.faults";
 
     /** What happens to one datagram or frame. */
-    public enum Fault
+    enum Fault
     {
         /** Nothing: it arrives as sent. */
         NONE,
@@ -111,7 +111,7 @@ public final class SoftFaults
      * @return the injector, its counts at 0.
      * @throws IllegalArgumentException naming the item of the spec that is wrong.
      */
-    public static SoftFaults parse(final String spec)
+    static SoftFaults parse(final String spec)
     {
         return new SoftFaults(spec);
     }
@@ -127,7 +127,7 @@ public final class SoftFaults
      * @param fault a fault.
      * @return how many datagrams and frames it happened to ({@link Fault#NONE}: how many arrived untouched).
      */
-    public synchronized long count(final Fault fault)
+    synchronized long count(final Fault fault)
     {
         return counts[fault.ordinal()];
     }

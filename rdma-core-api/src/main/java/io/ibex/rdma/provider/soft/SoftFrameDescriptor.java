@@ -98,59 +98,59 @@ package io.ibex.rdma.provider.soft;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class SoftFrameDescriptor
+final class SoftFrameDescriptor
 {
     /** HELLO magic, 'IBXS'. */
-    public static final int HELLO_MAGIC = 0x53584249;
+    static final int HELLO_MAGIC = 0x53584249;
     /** HELLO protocol version: 5 since a HELLO carries its connection's {@link SoftLinkToken}. */
-    public static final int HELLO_VERSION = 5;
+    static final int HELLO_VERSION = 5;
     /** Offset of the HELLO magic. */
-    public static final int HELLO_MAGIC_OFFSET = 0;
+    static final int HELLO_MAGIC_OFFSET = 0;
     /** Offset of the HELLO version. */
-    public static final int HELLO_VERSION_OFFSET = 4;
+    static final int HELLO_VERSION_OFFSET = 4;
     /** Offset of the source IPv4 address. */
-    public static final int HELLO_SRC_IPV4_OFFSET = 8;
+    static final int HELLO_SRC_IPV4_OFFSET = 8;
     /** Offset of the source port. */
-    public static final int HELLO_SRC_PORT_OFFSET = 12;
+    static final int HELLO_SRC_PORT_OFFSET = 12;
     /** Offset of the source QPN. */
-    public static final int HELLO_SRC_QPN_OFFSET = 16;
+    static final int HELLO_SRC_QPN_OFFSET = 16;
     /** Offset of the destination QPN. */
-    public static final int HELLO_DST_QPN_OFFSET = 20;
+    static final int HELLO_DST_QPN_OFFSET = 20;
     /** Offset of the HELLO flags. */
-    public static final int HELLO_FLAGS_OFFSET = 24;
+    static final int HELLO_FLAGS_OFFSET = 24;
     /** HELLO flag: the connecting side offers the shared-memory file the other fields name. */
-    public static final int HELLO_FLAG_SHARED_MEMORY = 1;
+    static final int HELLO_FLAG_SHARED_MEMORY = 1;
     /** Offset of the offering process id. */
-    public static final int HELLO_PID_OFFSET = 32;
+    static final int HELLO_PID_OFFSET = 32;
     /** Offset of the link number. */
-    public static final int HELLO_LINK_OFFSET = 40;
+    static final int HELLO_LINK_OFFSET = 40;
     /** Offset of the file's nonce. */
-    public static final int HELLO_NONCE_OFFSET = 48;
+    static final int HELLO_NONCE_OFFSET = 48;
     /** Offset of the boot id's first 64 bits. */
-    public static final int HELLO_BOOT_ID_OFFSET = 56;
+    static final int HELLO_BOOT_ID_OFFSET = 56;
     /** Offset of the link token. */
-    public static final int HELLO_TOKEN_OFFSET = 72;
+    static final int HELLO_TOKEN_OFFSET = 72;
     /** Length of a HELLO. */
-    public static final int HELLO_LENGTH = HELLO_TOKEN_OFFSET + SoftLinkToken.LENGTH;
+    static final int HELLO_LENGTH = HELLO_TOKEN_OFFSET + SoftLinkToken.LENGTH;
     /** Answer to a shared-memory offer: mapped, frames go through the file, 'IBXA'. */
-    public static final int SHM_ACCEPTED = 0x41584249;
+    static final int SHM_ACCEPTED = 0x41584249;
     /** Answer to a shared-memory offer: not taken, frames go through the connection, 'IBXD'. */
-    public static final int SHM_DECLINED = 0x44584249;
+    static final int SHM_DECLINED = 0x44584249;
     /** Length of the answer. */
-    public static final int SHM_ANSWER_LENGTH = 4;
+    static final int SHM_ANSWER_LENGTH = 4;
 
     /** Offset of the opcode byte. */
-    public static final int OPCODE_OFFSET = 0;
+    static final int OPCODE_OFFSET = 0;
     /** Offset of the flags byte. */
-    public static final int FLAGS_OFFSET = 1;
+    static final int FLAGS_OFFSET = 1;
     /** Offset of the ACK syndrome byte. */
-    public static final int SYNDROME_OFFSET = 2;
+    static final int SYNDROME_OFFSET = 2;
     /** Offset of the RNR timer byte of an RNR NAK. */
-    public static final int RNR_TIMER_OFFSET = 3;
+    static final int RNR_TIMER_OFFSET = 3;
     /** Offset of the PSN. */
-    public static final int PSN_OFFSET = 4;
+    static final int PSN_OFFSET = 4;
     /** A PSN is 24 bits: PSN arithmetic wraps with this mask. */
-    public static final int PSN_MASK = 0xffffff;
+    static final int PSN_MASK = 0xffffff;
 
     /**
      * @return {@code a - b} in the 24-bit PSN space, as a signed distance: positive when {@code a} is after {@code b}.
@@ -160,111 +160,111 @@ public final class SoftFrameDescriptor
         return ((a - b) << 8) >> 8;
     }
     /** Offset of the ACK PSN. */
-    public static final int ACK_PSN_OFFSET = 8;
+    static final int ACK_PSN_OFFSET = 8;
     /** Offset of the segment length. */
-    public static final int SEGMENT_LENGTH_OFFSET = 12;
+    static final int SEGMENT_LENGTH_OFFSET = 12;
     /** Offset of the segment offset. */
-    public static final int SEGMENT_OFFSET_OFFSET = 16;
+    static final int SEGMENT_OFFSET_OFFSET = 16;
     /** Offset of the message length. */
-    public static final int MESSAGE_LENGTH_OFFSET = 20;
+    static final int MESSAGE_LENGTH_OFFSET = 20;
     /** Offset of the immediate data. */
-    public static final int IMM_OFFSET = 24;
+    static final int IMM_OFFSET = 24;
     /** Offset of the rkey. */
-    public static final int RKEY_OFFSET = 28;
+    static final int RKEY_OFFSET = 28;
     /** Offset of the remote address. */
-    public static final int REMOTE_ADDR_OFFSET = 32;
+    static final int REMOTE_ADDR_OFFSET = 32;
     /** Offset of the atomic compare/add operand. */
-    public static final int COMPARE_ADD_OFFSET = 40;
+    static final int COMPARE_ADD_OFFSET = 40;
     /** Offset of the atomic swap operand. */
-    public static final int SWAP_OFFSET = 48;
+    static final int SWAP_OFFSET = 48;
     /** Length of a frame header. */
-    public static final int HEADER_LENGTH = 56;
+    static final int HEADER_LENGTH = 56;
     /** Largest payload of one frame. */
-    public static final int MAX_SEGMENT_LENGTH = 64 * 1024;
+    static final int MAX_SEGMENT_LENGTH = 64 * 1024;
     /** Largest frame. */
-    public static final int MAX_FRAME_LENGTH = HEADER_LENGTH + MAX_SEGMENT_LENGTH;
+    static final int MAX_FRAME_LENGTH = HEADER_LENGTH + MAX_SEGMENT_LENGTH;
 
     /** Request: SEND. */
-    public static final byte OP_SEND = 1;
+    static final byte OP_SEND = 1;
     /** Request: SEND with immediate. */
-    public static final byte OP_SEND_IMM = 2;
+    static final byte OP_SEND_IMM = 2;
     /** Request: RDMA WRITE. */
-    public static final byte OP_WRITE = 3;
+    static final byte OP_WRITE = 3;
     /** Request: RDMA WRITE with immediate. */
-    public static final byte OP_WRITE_IMM = 4;
+    static final byte OP_WRITE_IMM = 4;
     /** Request: RDMA READ. */
-    public static final byte OP_READ = 5;
+    static final byte OP_READ = 5;
     /** Request: atomic compare and swap. */
-    public static final byte OP_CMP_SWAP = 6;
+    static final byte OP_CMP_SWAP = 6;
     /** Request: atomic fetch and add. */
-    public static final byte OP_FETCH_ADD = 7;
+    static final byte OP_FETCH_ADD = 7;
     /** Response: RDMA READ data. */
-    public static final byte OP_READ_RESPONSE = 8;
+    static final byte OP_READ_RESPONSE = 8;
     /** Response: atomic original value (in the compare/add field). */
-    public static final byte OP_ATOMIC_RESPONSE = 9;
+    static final byte OP_ATOMIC_RESPONSE = 9;
     /** Response: ACK or NAK, see the syndrome. */
-    public static final byte OP_ACK = 10;
+    static final byte OP_ACK = 10;
     /** Control: the sender's QP was destroyed or reset; nothing follows, the link closes. */
-    public static final byte OP_GOODBYE = 11;
+    static final byte OP_GOODBYE = 11;
 
     /** Flag: the requester asked for a solicited event. */
-    public static final byte FLAG_SOLICITED = 1;
+    static final byte FLAG_SOLICITED = 1;
     /**
      * Flag: the requester wants this message acknowledged promptly (its completion is signaled or its send queue
      * is half full), as IB's AckReq bit. Without it the responder may acknowledge a stream in bulk.
      */
-    public static final byte FLAG_ACK_REQUEST = 2;
+    static final byte FLAG_ACK_REQUEST = 2;
 
     /** Syndrome: positive acknowledgement. */
-    public static final byte SYNDROME_ACK = 0;
+    static final byte SYNDROME_ACK = 0;
     /** Syndrome: receiver not ready, retry after the RNR timer. */
-    public static final byte SYNDROME_RNR_NAK = 1;
+    static final byte SYNDROME_RNR_NAK = 1;
     /** Syndrome: invalid request (for example the message is longer than the receive buffer). */
-    public static final byte SYNDROME_NAK_INVALID_REQUEST = 2;
+    static final byte SYNDROME_NAK_INVALID_REQUEST = 2;
     /** Syndrome: remote access error (rkey, bounds, access flags, alignment). */
-    public static final byte SYNDROME_NAK_REMOTE_ACCESS = 3;
+    static final byte SYNDROME_NAK_REMOTE_ACCESS = 3;
     /** Syndrome: remote operational error (the responder could not write its receive buffer). */
-    public static final byte SYNDROME_NAK_REMOTE_OPERATION = 4;
+    static final byte SYNDROME_NAK_REMOTE_OPERATION = 4;
 
     /** Offset of the UD opcode. */
-    public static final int UD_OPCODE_OFFSET = 0;
+    static final int UD_OPCODE_OFFSET = 0;
     /** Offset of the UD flags. */
-    public static final int UD_FLAGS_OFFSET = 1;
+    static final int UD_FLAGS_OFFSET = 1;
     /** Offset of the UD source QPN. */
-    public static final int UD_SRC_QPN_OFFSET = 4;
+    static final int UD_SRC_QPN_OFFSET = 4;
     /** Offset of the UD destination QPN. */
-    public static final int UD_DST_QPN_OFFSET = 8;
+    static final int UD_DST_QPN_OFFSET = 8;
     /** Offset of the UD Q_Key. */
-    public static final int UD_QKEY_OFFSET = 12;
+    static final int UD_QKEY_OFFSET = 12;
     /** Offset of the UD immediate data. */
-    public static final int UD_IMM_OFFSET = 16;
+    static final int UD_IMM_OFFSET = 16;
     /** Offset of the UD payload length. */
-    public static final int UD_PAYLOAD_LENGTH_OFFSET = 20;
+    static final int UD_PAYLOAD_LENGTH_OFFSET = 20;
     /** Offset of the UD source GID. */
-    public static final int UD_SRC_GID_OFFSET = 24;
+    static final int UD_SRC_GID_OFFSET = 24;
     /** Offset of the UD destination GID. */
-    public static final int UD_DST_GID_OFFSET = 40;
+    static final int UD_DST_GID_OFFSET = 40;
     /** Length of the UD header. */
-    public static final int UD_HEADER_LENGTH = 56;
+    static final int UD_HEADER_LENGTH = 56;
 
     /** Length of the global routing header at the start of every UD receive buffer. */
-    public static final int GRH_LENGTH = 40;
+    static final int GRH_LENGTH = 40;
     /** Offset of the GRH version, traffic class and flow label word (big-endian, as on the wire). */
-    public static final int GRH_VERSION_OFFSET = 0;
+    static final int GRH_VERSION_OFFSET = 0;
     /** Offset of the GRH payload length (big-endian). */
-    public static final int GRH_PAYLOAD_LENGTH_OFFSET = 4;
+    static final int GRH_PAYLOAD_LENGTH_OFFSET = 4;
     /** Offset of the GRH next header byte. */
-    public static final int GRH_NEXT_HEADER_OFFSET = 6;
+    static final int GRH_NEXT_HEADER_OFFSET = 6;
     /** Offset of the GRH hop limit byte. */
-    public static final int GRH_HOP_LIMIT_OFFSET = 7;
+    static final int GRH_HOP_LIMIT_OFFSET = 7;
     /** Offset of the GRH source GID. */
-    public static final int GRH_SGID_OFFSET = 8;
+    static final int GRH_SGID_OFFSET = 8;
     /** Offset of the GRH destination GID. */
-    public static final int GRH_DGID_OFFSET = 24;
+    static final int GRH_DGID_OFFSET = 24;
     /** GRH next header value for an IB transport header. */
-    public static final int GRH_NEXT_HEADER_IBA = 0x1b;
+    static final int GRH_NEXT_HEADER_IBA = 0x1b;
     /** GRH first word: IP version 6, no traffic class or flow label. */
-    public static final int GRH_VERSION_6 = 0x60000000;
+    static final int GRH_VERSION_6 = 0x60000000;
 
     private SoftFrameDescriptor()
     {
@@ -274,7 +274,7 @@ public final class SoftFrameDescriptor
      * @param opcode a frame opcode.
      * @return whether it is a request handled by the responder.
      */
-    public static boolean isRequest(final int opcode)
+    static boolean isRequest(final int opcode)
     {
         return opcode >= OP_SEND && opcode <= OP_FETCH_ADD;
     }
@@ -283,7 +283,7 @@ public final class SoftFrameDescriptor
      * @param opcode a frame opcode.
      * @return whether it is known.
      */
-    public static boolean isValidOpcode(final int opcode)
+    static boolean isValidOpcode(final int opcode)
     {
         return opcode >= OP_SEND && opcode <= OP_GOODBYE;
     }

@@ -56,7 +56,7 @@ public final class SoftProvider implements RdmaProvider
      * @return the injector, which counts the faults it made; null for none.
      * @throws IllegalArgumentException naming what is wrong in the spec.
      */
-    public static SoftFaults injectFaults(final String spec)
+    static SoftFaults injectFaults(final String spec)
     {
         final SoftFaults faults = spec == null ? null : SoftFaults.parse(spec);
         device().faults(faults);

@@ -5,7 +5,7 @@ import io.ibex.rdma.spi.RdmaProvider;
 
 /**
  * Prints what a fresh JVM's disni provider says about itself, and which provider automatic choice takes, for
- * {@link DisniAvailabilityTest}: the JVM flags under test (library path, exports) are per JVM.
+ * the tests run through {@link ProbeJvm}: the JVM flags and class path under test are per JVM.
  */
 public final class AvailabilityProbe
 {
@@ -14,7 +14,7 @@ public final class AvailabilityProbe
     }
 
     /**
-     * Prints {@code available=true|false}, {@code reason=...} and {@code auto=NAME}.
+     * Prints {@code available=true|false}, {@code reason=...}, {@code loaded=FILE} and {@code auto=NAME}.
      *
      * @param args unused.
      */
@@ -23,6 +23,7 @@ public final class AvailabilityProbe
         final RdmaProvider.Availability availability = new DisniProvider().availability();
         System.out.println("available=" + availability.available());
         System.out.println("reason=" + availability.reason());
+        System.out.println("loaded=" + NativeLibrary.loaded());
         System.out.println("auto=" + Providers.select(Providers.AUTO).name());
     }
 }

@@ -2,11 +2,11 @@ package io.ibex.samples.runner.hook;
 
 import io.ibex.samples.runner.node.NodeContext;
 import io.ibex.transport.config.ConfigException;
-import io.ibex.transport.config.ConfigGroup;
-import io.ibex.transport.config.ConfigList;
-import io.ibex.transport.config.ConfigScalar;
-import io.ibex.transport.config.ConfigValue;
-import io.ibex.transport.config.GroupBinder;
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigList;
+import io.ibex.transport.config.internal.ConfigScalar;
+import io.ibex.transport.config.internal.ConfigValue;
+import io.ibex.transport.config.internal.GroupBinder;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -2,8 +2,8 @@ package io.ibex.samples.runner.hook;
 
 import io.ibex.samples.runner.node.NodeContext;
 import io.ibex.transport.config.ConfigLocation;
-import io.ibex.transport.config.ConfigScalar;
-import io.ibex.transport.config.GroupBinder;
+import io.ibex.transport.config.internal.ConfigScalar;
+import io.ibex.transport.config.internal.GroupBinder;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.StatsSnapshot;

@@ -1,6 +1,6 @@
 package io.ibex.samples.runner.node;
 
-import io.ibex.transport.config.ConfigValue;
+import io.ibex.transport.config.internal.ConfigValue;
 
 /**
  * A node as its factory built it, and the hooks its settings list, as written: the runner binds those.

@@ -3,7 +3,7 @@ package io.ibex.samples.runner.node;
 import io.ibex.samples.runner.format.SampleFileException;
 import io.ibex.samples.runner.format.VillasHumanReader;
 import io.ibex.samples.runner.format.VillasHumanWriter;
-import io.ibex.transport.config.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigGroup;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SignalList;
 

@@ -4,12 +4,12 @@ import io.ibex.samples.runner.format.VillasHuman;
 import io.ibex.samples.runner.format.VillasHumanReader;
 import io.ibex.samples.runner.format.VillasHumanWriter;
 import io.ibex.transport.config.ConfigException;
-import io.ibex.transport.config.ConfigGroup;
 import io.ibex.transport.config.ConfigLocation;
-import io.ibex.transport.config.ConfigScalar;
-import io.ibex.transport.config.ConfigValue;
-import io.ibex.transport.config.GroupBinder;
-import io.ibex.transport.config.SignalListBinder;
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigScalar;
+import io.ibex.transport.config.internal.ConfigValue;
+import io.ibex.transport.config.internal.GroupBinder;
+import io.ibex.transport.config.internal.SignalListBinder;
 import io.ibex.transport.sample.SignalList;
 
 import java.util.Locale;

@@ -4,9 +4,10 @@ import io.ibex.transport.channel.SampleBatch;
 import io.ibex.transport.channel.SampleChannel;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.ConfigException;
-import io.ibex.transport.config.ConfigGroup;
-import io.ibex.transport.config.ConfigValue;
 import io.ibex.transport.config.IdleKind;
+import io.ibex.transport.config.internal.ChannelConfigs;
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigValue;
 import io.ibex.transport.sample.SignalList;
 import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;
@@ -46,10 +47,10 @@ public final class InfinibandNode implements Node
 
     private static ConfiguredNode create(final String name, final ConfigGroup settings, final NodeContext context)
     {
-        final ChannelConfig config = ChannelConfig.fromGroup(name, settings).check();
-        final ConfigValue nodeHooks = config.hooks();
-        ConfigValue inHooks = config.inHooks();
-        ConfigValue outHooks = config.outHooks();
+        final ChannelConfig config = ChannelConfigs.fromGroup(name, settings).check();
+        final ConfigValue nodeHooks = ChannelConfigs.hooks(config);
+        ConfigValue inHooks = ChannelConfigs.inHooks(config);
+        ConfigValue outHooks = ChannelConfigs.outHooks(config);
         // VILLAS copies node-level hooks into each direction without its own; here a node's hooks form one list.
         if (nodeHooks != null && inHooks == null)
         {

@@ -1,6 +1,6 @@
 package io.ibex.samples.runner.node;
 
-import io.ibex.transport.config.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigGroup;
 
 /**
  * Builds the nodes of one type from their settings in a config.

@@ -161,6 +161,6 @@ final class ReplayPacer
 
     private static void stamp(final Sample sample, final long epochNanos)
     {
-        sample.origin(Math.floorDiv(epochNanos, NANOS_PER_SECOND), Math.floorMod(epochNanos, NANOS_PER_SECOND));
+        sample.origin(epochNanos);
     }
 }

@@ -1,6 +1,6 @@
 package io.ibex.samples.runner.node;
 
-import io.ibex.transport.config.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigGroup;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.Signal;
 import io.ibex.transport.sample.SignalList;

@@ -2,9 +2,9 @@ package io.ibex.samples.runner.node;
 
 import io.ibex.samples.runner.format.VillasHuman;
 import io.ibex.transport.config.ConfigException;
-import io.ibex.transport.config.ConfigGroup;
-import io.ibex.transport.config.ConfigList;
-import io.ibex.transport.config.LibconfigReader;
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigList;
+import io.ibex.transport.config.internal.LibconfigReader;
 import io.ibex.transport.sample.SignalList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,7 +1,7 @@
 package io.ibex.samples.runner.node;
 
-import io.ibex.transport.config.ConfigGroup;
-import io.ibex.transport.config.LibconfigReader;
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.LibconfigReader;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SignalList;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package io.ibex.samples.runner.node;
 
 import io.ibex.transport.config.ConfigException;
-import io.ibex.transport.config.ConfigGroup;
-import io.ibex.transport.config.ConfigList;
-import io.ibex.transport.config.JsonConfigReader;
-import io.ibex.transport.config.LibconfigReader;
+import io.ibex.transport.config.internal.ConfigGroup;
+import io.ibex.transport.config.internal.ConfigList;
+import io.ibex.transport.config.internal.JsonConfigReader;
+import io.ibex.transport.config.internal.LibconfigReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

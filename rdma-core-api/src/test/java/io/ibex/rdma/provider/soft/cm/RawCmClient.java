@@ -1,7 +1,7 @@
 package io.ibex.rdma.provider.soft.cm;
 
 import io.ibex.rdma.cm.PortSpace;
-import io.ibex.rdma.provider.soft.SoftFrameDescriptor;
+import io.ibex.rdma.provider.soft.SoftFrames;
 import io.ibex.rdma.provider.soft.SoftGidDescriptor;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -83,15 +83,15 @@ final class RawCmClient implements AutoCloseable
      */
     ByteBuffer hello(final byte[] linkToken) throws IOException
     {
-        final ByteBuffer hello = ByteBuffer.allocate(SoftFrameDescriptor.HELLO_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-        hello.putInt(SoftFrameDescriptor.HELLO_MAGIC_OFFSET, SoftFrameDescriptor.HELLO_MAGIC);
-        hello.putInt(SoftFrameDescriptor.HELLO_VERSION_OFFSET, SoftFrameDescriptor.HELLO_VERSION);
-        hello.putInt(SoftFrameDescriptor.HELLO_SRC_IPV4_OFFSET, SoftGidDescriptor.ipv4(
+        final ByteBuffer hello = ByteBuffer.allocate(SoftFrames.HELLO_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        hello.putInt(SoftFrames.HELLO_MAGIC_OFFSET, SoftFrames.HELLO_MAGIC);
+        hello.putInt(SoftFrames.HELLO_VERSION_OFFSET, SoftFrames.HELLO_VERSION);
+        hello.putInt(SoftFrames.HELLO_SRC_IPV4_OFFSET, SoftGidDescriptor.ipv4(
             SoftGidDescriptor.encode(1, loopback(), PORT)));
-        hello.putInt(SoftFrameDescriptor.HELLO_SRC_PORT_OFFSET, PORT);
-        hello.putInt(SoftFrameDescriptor.HELLO_SRC_QPN_OFFSET, QPN);
-        hello.putInt(SoftFrameDescriptor.HELLO_DST_QPN_OFFSET, targetQpn);
-        hello.put(SoftFrameDescriptor.HELLO_TOKEN_OFFSET, linkToken);
+        hello.putInt(SoftFrames.HELLO_SRC_PORT_OFFSET, PORT);
+        hello.putInt(SoftFrames.HELLO_SRC_QPN_OFFSET, QPN);
+        hello.putInt(SoftFrames.HELLO_DST_QPN_OFFSET, targetQpn);
+        hello.put(SoftFrames.HELLO_TOKEN_OFFSET, linkToken);
         return hello;
     }
 
@@ -104,19 +104,19 @@ final class RawCmClient implements AutoCloseable
     {
         link.connect(new InetSocketAddress(loopback(), devicePort), 5_000);
         link.setTcpNoDelay(true);
-        final ByteBuffer frames = ByteBuffer.allocate(sends * (SoftFrameDescriptor.HEADER_LENGTH + payload.length))
+        final ByteBuffer frames = ByteBuffer.allocate(sends * (SoftFrames.HEADER_LENGTH + payload.length))
             .order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < sends; i++)
         {
             final int at = frames.position();
-            frames.put(at + SoftFrameDescriptor.OPCODE_OFFSET, SoftFrameDescriptor.OP_SEND);
-            frames.put(at + SoftFrameDescriptor.FLAGS_OFFSET, SoftFrameDescriptor.FLAG_ACK_REQUEST);
-            frames.putInt(at + SoftFrameDescriptor.PSN_OFFSET, (PSN + i) & SoftFrameDescriptor.PSN_MASK);
-            frames.putInt(at + SoftFrameDescriptor.ACK_PSN_OFFSET, SoftFrameDescriptor.PSN_MASK);
-            frames.putInt(at + SoftFrameDescriptor.SEGMENT_LENGTH_OFFSET, payload.length);
-            frames.putInt(at + SoftFrameDescriptor.MESSAGE_LENGTH_OFFSET, payload.length);
-            frames.put(at + SoftFrameDescriptor.HEADER_LENGTH, payload);
-            frames.position(at + SoftFrameDescriptor.HEADER_LENGTH + payload.length);
+            frames.put(at + SoftFrames.OPCODE_OFFSET, SoftFrames.OP_SEND);
+            frames.put(at + SoftFrames.FLAGS_OFFSET, SoftFrames.FLAG_ACK_REQUEST);
+            frames.putInt(at + SoftFrames.PSN_OFFSET, (PSN + i) & SoftFrames.PSN_MASK);
+            frames.putInt(at + SoftFrames.ACK_PSN_OFFSET, SoftFrames.PSN_MASK);
+            frames.putInt(at + SoftFrames.SEGMENT_LENGTH_OFFSET, payload.length);
+            frames.putInt(at + SoftFrames.MESSAGE_LENGTH_OFFSET, payload.length);
+            frames.put(at + SoftFrames.HEADER_LENGTH, payload);
+            frames.position(at + SoftFrames.HEADER_LENGTH + payload.length);
         }
         link.getOutputStream().write(hello.array(), hello.position(), hello.remaining());
         link.getOutputStream().write(frames.array(), 0, frames.position());

@@ -7,7 +7,7 @@ import io.ibex.rdma.cm.ConnParam;
 import io.ibex.rdma.cm.EventChannel;
 import io.ibex.rdma.cm.PortSpace;
 import io.ibex.rdma.provider.soft.LogCapture;
-import io.ibex.rdma.provider.soft.SoftFrameDescriptor;
+import io.ibex.rdma.provider.soft.SoftFrames;
 import io.ibex.rdma.provider.soft.SoftGidDescriptor;
 import io.ibex.rdma.provider.soft.SoftLinkToken;
 import io.ibex.rdma.provider.soft.SoftProvider;
@@ -109,8 +109,8 @@ class SoftLinkTokenTest
     @Test
     void aHelloOfTheVersionBeforeTokensIsRefused() throws IOException
     {
-        final ByteBuffer hello = client.hello(client.token()).putInt(SoftFrameDescriptor.HELLO_VERSION_OFFSET, 4)
-            .limit(SoftFrameDescriptor.HELLO_TOKEN_OFFSET);
+        final ByteBuffer hello = client.hello(client.token()).putInt(SoftFrames.HELLO_VERSION_OFFSET, 4)
+            .limit(SoftFrames.HELLO_TOKEN_OFFSET);
         try (LogCapture log = new LogCapture())
         {
             client.openLink(devicePort(), hello, 2, PAYLOAD);
