@@ -28,7 +28,8 @@ public final class MoveSamples
         final ChannelConfig targetConfig = ChannelConfig.builder()
             .name("target").provider(provider).mode(TransportMode.RC).signals(signals).inAddress(address).build();
         final ChannelConfig sourceConfig = ChannelConfig.builder()
-            .name("source").provider(provider).mode(TransportMode.RC).signals(signals).outAddress(address).build();
+            .name("source").provider(provider).mode(TransportMode.RC).signals(signals)
+            .inAddress(host + ":10572").outAddress(address).build();
 
         try (SampleChannel target = SampleChannel.open(targetConfig);
             SampleChannel source = SampleChannel.open(sourceConfig))
