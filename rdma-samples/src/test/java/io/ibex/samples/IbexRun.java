@@ -9,8 +9,6 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -149,19 +147,6 @@ public final class IbexRun
             command, "--provider", "soft", "-p", Integer.toString(port), "--listen", "127.0.0.1"));
         args.addAll(List.of(more));
         return args.toArray(new String[0]);
-    }
-
-    /** @return a TCP port on the loopback address that was free a moment ago. */
-    public static int freePort()
-    {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
-        {
-            return socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.ibex.samples.channel;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
 import io.ibex.samples.runner.SampleFileComparison;
@@ -36,8 +37,8 @@ class ChannelCommandTest
     private static final List<String> SOAK_JVM = List.of("-Xms128m", "-Xmx128m", "-XX:+AlwaysPreTouch",
         "-XX:NativeMemoryTracking=summary");
 
-    private final int targetPort = IbexRun.freePort();
-    private final int sourcePort = IbexRun.freePort();
+    private final int targetPort = LoopbackPorts.next();
+    private final int sourcePort = LoopbackPorts.next();
 
     @Test
     void rcSamplesArriveCompleteInOrderAndIntact() throws IOException

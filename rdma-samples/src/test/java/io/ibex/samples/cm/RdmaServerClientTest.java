@@ -1,5 +1,6 @@
 package io.ibex.samples.cm;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class RdmaServerClientTest
     private static final Pattern CLIENT_LINE =
         Pattern.compile("^rdma-client: sent (\\d+) bytes to /127\\.0\\.0\\.1:(\\d+), received (\\d+)$");
 
-    private final int port = IbexRun.freePort();
+    private final int port = LoopbackPorts.next();
 
     @Test
     void serverAndClientExchangeSixteenBytesEachWay()
@@ -118,5 +119,4 @@ class RdmaServerClientTest
         assertTrue(client.err().startsWith("ibex rdma-client: error: nothing came within 500 ms while awaiting " +
             "the server's reply: no completion on QP 0x"), client::toString);
     }
-
 }

@@ -1,5 +1,6 @@
 package io.ibex.samples.cm;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class RpingTest
     private static final Pattern CLIENT_DATA = Pattern.compile("^ping data: (rdma-ping-(\\d+): (.*))$");
     private static final String SERVER_DATA = "server ping data: ";
 
-    private final int port = IbexRun.freePort();
+    private final int port = LoopbackPorts.next();
 
     @Test
     void serverAndClientPingWithVerboseAndValidate()

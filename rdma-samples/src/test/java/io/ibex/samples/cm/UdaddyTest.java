@@ -1,5 +1,6 @@
 package io.ibex.samples.cm;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(SoftResourcesReleased.class)
 class UdaddyTest
 {
-    private final int port = IbexRun.freePort();
+    private final int port = LoopbackPorts.next();
 
     @Test
     void twoEndpointsEachWayExchangeTheirDatagrams()

@@ -1,5 +1,6 @@
 package io.ibex.samples.perf;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(SoftResourcesReleased.class)
 class SendBwCommandTest
 {
-    private final int port = IbexRun.freePort();
+    private final int port = LoopbackPorts.next();
 
     private String[] args(final String... more)
     {

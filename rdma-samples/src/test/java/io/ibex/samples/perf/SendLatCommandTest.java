@@ -1,5 +1,6 @@
 package io.ibex.samples.perf;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class SendLatCommandTest
 {
     private static final String WAITING = "Waiting for client to connect";
 
-    private final int port = IbexRun.freePort();
+    private final int port = LoopbackPorts.next();
 
     private String[] args(final String... more)
     {

@@ -1,5 +1,6 @@
 package io.ibex.samples.runner;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
 import io.ibex.samples.runner.node.FileNode;
@@ -70,8 +71,8 @@ class ExamplesTest
     {
         final String example = Files.readString(IbexRun.EXAMPLES.resolve(name));
         final Path file = dir.resolve(name);
-        Files.writeString(file, example.replace("127.0.0.1:1337", "127.0.0.1:" + IbexRun.freePort())
-            .replace("127.0.0.1:1338", "127.0.0.1:" + IbexRun.freePort()));
+        Files.writeString(file, example.replace("127.0.0.1:1337", "127.0.0.1:" + LoopbackPorts.next())
+            .replace("127.0.0.1:1338", "127.0.0.1:" + LoopbackPorts.next()));
         final Path generated;
         final Path results;
         try (RunConfig config = RunConfig.read(file, context(), NodeTypes.standard()))

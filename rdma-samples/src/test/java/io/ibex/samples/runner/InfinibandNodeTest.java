@@ -1,5 +1,6 @@
 package io.ibex.samples.runner;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
 import io.ibex.samples.runner.node.NodeException;
@@ -36,8 +37,8 @@ class InfinibandNodeTest
     @TempDir
     private Path dir;
 
-    private final int sourcePort = IbexRun.freePort();
-    private final int targetPort = IbexRun.freePort();
+    private final int sourcePort = LoopbackPorts.next();
+    private final int targetPort = LoopbackPorts.next();
     private final StringWriter out = new StringWriter();
 
     @Test

@@ -1,5 +1,6 @@
 package io.ibex.samples.runner;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
 import org.junit.jupiter.api.Test;
@@ -27,8 +28,8 @@ class NodeCommandTest
     @TempDir
     private Path dir;
 
-    private final int sourcePort = IbexRun.freePort();
-    private final int targetPort = IbexRun.freePort();
+    private final int sourcePort = LoopbackPorts.next();
+    private final int targetPort = LoopbackPorts.next();
 
     @Test
     void aConfigRunsToItsEndAndPrintsTheSummary() throws IOException

@@ -1,6 +1,7 @@
 package io.ibex.samples.verbs;
 
 import io.ibex.rdma.Providers;
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.rdma.verbs.Gid;
 import io.ibex.samples.EndpointAddress;
 import io.ibex.samples.IbexRun;
@@ -29,7 +30,7 @@ class RdmaWriteCommandTest
 {
     private static final String MESSAGE = "Über die Leitung, ohne die CPU des Empfängers: RDMA WRITE";
 
-    private final int port = IbexRun.freePort();
+    private final int port = LoopbackPorts.next();
     private String[] args(final String... more)
     {
         return IbexRun.outOfBandArgs("rdma-write", port, more);

@@ -1,5 +1,6 @@
 package io.ibex.transport.channel;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.TransportMode;
 import org.junit.jupiter.api.Test;
@@ -29,8 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(NoLeaks.class)
 class ChannelAuthenticationTest
 {
-    private final int targetPort = TestChannels.freePort();
-    private final int sourcePort = TestChannels.freePort();
+    private final int targetPort = LoopbackPorts.next();
+    private final int sourcePort = LoopbackPorts.next();
     @TempDir
     Path dir;
 

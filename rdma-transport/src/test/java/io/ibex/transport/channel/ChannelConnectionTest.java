@@ -1,5 +1,6 @@
 package io.ibex.transport.channel;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.stats.Counter;
@@ -29,8 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(NoLeaks.class)
 class ChannelConnectionTest
 {
-    private final int targetPort = TestChannels.freePort();
-    private final int sourcePort = TestChannels.freePort();
+    private final int targetPort = LoopbackPorts.next();
+    private final int sourcePort = LoopbackPorts.next();
     @Test
     void aSourceReconnectsWhenItsTargetComesBack() throws Exception
     {
@@ -87,7 +88,7 @@ class ChannelConnectionTest
     {
         try (ChannelPair pair = new ChannelPair(target(TransportMode.RC), source(TransportMode.RC, c -> { }));
             SampleChannel second = SampleChannel.open(TestChannels.source("second", TransportMode.RC,
-                TestChannels.freePort(), targetPort, c -> c.outUseFallback(false).reconnect(false))))
+                LoopbackPorts.next(), targetPort, c -> c.outUseFallback(false).reconnect(false))))
         {
             awaitFailure(second);
             final String failure = second.failure().getMessage();
@@ -181,7 +182,7 @@ class ChannelConnectionTest
         try (SampleChannel fallen = SampleChannel.open(source(TransportMode.RC, c -> { })))
         {
             awaitListening(fallen);
-            final ChannelConfig other = TestChannels.source("other", TransportMode.RC, TestChannels.freePort(),
+            final ChannelConfig other = TestChannels.source("other", TransportMode.RC, LoopbackPorts.next(),
                 sourcePort, c -> c.outUseFallback(false));
             try (SampleChannel source = SampleChannel.open(other))
             {

@@ -1,5 +1,6 @@
 package io.ibex.transport.channel;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.PollMode;
 import io.ibex.transport.config.TransportMode;
@@ -27,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(NoLeaks.class)
 class ChannelDataPathTest
 {
-    private final int targetPort = TestChannels.freePort();
-    private final int sourcePort = TestChannels.freePort();
+    private final int targetPort = LoopbackPorts.next();
+    private final int sourcePort = LoopbackPorts.next();
     @Test
     void writeTakesAtMostVectorizeSamplesAndSignalsEveryNthSend() throws Exception
     {

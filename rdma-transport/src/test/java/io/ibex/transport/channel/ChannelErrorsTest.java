@@ -1,5 +1,6 @@
 package io.ibex.transport.channel;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QueuePair;
@@ -32,8 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(60)
 class ChannelErrorsTest
 {
-    private final int targetPort = TestChannels.freePort();
-    private final int sourcePort = TestChannels.freePort();
+    private final int targetPort = LoopbackPorts.next();
+    private final int sourcePort = LoopbackPorts.next();
 
     @Test
     void aSourceWhoseQueuePairGoesToErrorDropsTheConnectionAndConnectsAgain() throws Exception

@@ -1,5 +1,6 @@
 package io.ibex.transport.channel;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.config.PollMode;
@@ -23,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ChannelLifecycleTest
 {
-    private final ChannelConfig config = TestChannels.target("life", TransportMode.RC, TestChannels.freePort(),
+    private final ChannelConfig config = TestChannels.target("life", TransportMode.RC, LoopbackPorts.next(),
         c -> { });
 
     @Test
@@ -129,10 +130,10 @@ class ChannelLifecycleTest
     @EnumSource(PollMode.class)
     void stoppingEndsAReadThatIsWaitingWithAClearError(final PollMode mode) throws Exception
     {
-        final int port = TestChannels.freePort();
+        final int port = LoopbackPorts.next();
         try (ChannelPair pair = new ChannelPair(
             TestChannels.target("waiting", TransportMode.RC, port, c -> c.pollMode(mode)),
-            TestChannels.source("source", TransportMode.RC, TestChannels.freePort(), port, c -> { })))
+            TestChannels.source("source", TransportMode.RC, LoopbackPorts.next(), port, c -> { })))
         {
             final CompletableFuture<Integer> reader = CompletableFuture.supplyAsync(() ->
                 pair.target.read(new SampleBatch(1), TestChannels.WAIT_MILLIS, TimeUnit.MILLISECONDS));
@@ -149,7 +150,7 @@ class ChannelLifecycleTest
     void udRefusesSamplesLargerThanTheMtu()
     {
         final SampleChannel channel = SampleChannel.create().parse(TestChannels.target("big", TransportMode.UD,
-            TestChannels.freePort(), c -> c.signals(SignalList.ofCount(Sample.MAX_CAPACITY)))).check();
+            LoopbackPorts.next(), c -> c.signals(SignalList.ofCount(Sample.MAX_CAPACITY)))).check();
         final ChannelException error = assertThrows(ChannelException.class, channel::start);
         assertTrue(error.getMessage().startsWith("big: a sample of 1000 values takes 8024 bytes, more than the UD" +
             " MTU of "), error.getMessage());

@@ -1,5 +1,6 @@
 package io.ibex.transport.channel;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.stats.Counter;
 import io.ibex.transport.stats.Metric;
@@ -20,11 +21,11 @@ class MillionSamplesTest
     @Test
     void everySampleArrivesInOrderOverRc() throws Exception
     {
-        final int targetPort = TestChannels.freePort();
+        final int targetPort = LoopbackPorts.next();
         try (ChannelPair pair = new ChannelPair(
             TestChannels.target("target", TransportMode.RC, targetPort, c -> c.inMaxWrs(512).inVectorize(32)
                 .inBufferSubtraction(64).inCqSize(512)),
-            TestChannels.source("source", TransportMode.RC, TestChannels.freePort(), targetPort, c -> c.outMaxWrs(512)
+            TestChannels.source("source", TransportMode.RC, LoopbackPorts.next(), targetPort, c -> c.outMaxWrs(512)
                 .outVectorize(32).outCqSize(512))))
         {
             final CompletableFuture<Void> writer = CompletableFuture.runAsync(() ->

@@ -1,5 +1,6 @@
 package io.ibex.transport.channel;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.transport.config.TransportMode;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
@@ -51,10 +52,10 @@ class OpenCloseCyclesTest
     /** Opens a connected pair, sends samples first..first+SAMPLES-1 through it, and closes it. */
     private static void cycle(final int index) throws Exception
     {
-        final int targetPort = TestChannels.freePort();
+        final int targetPort = LoopbackPorts.next();
         try (ChannelPair pair = new ChannelPair(
             TestChannels.target("target", TransportMode.RC, targetPort, c -> { }),
-            TestChannels.source("source", TransportMode.RC, TestChannels.freePort(), targetPort, c -> { })))
+            TestChannels.source("source", TransportMode.RC, LoopbackPorts.next(), targetPort, c -> { })))
         {
             final long first = (long)index * SAMPLES;
             final CompletableFuture<Void> writer = CompletableFuture.runAsync(() ->

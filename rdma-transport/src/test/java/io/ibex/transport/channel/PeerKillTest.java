@@ -1,5 +1,6 @@
 package io.ibex.transport.channel;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.stats.Counter;
@@ -33,8 +34,8 @@ class PeerKillTest
     private static final int FIRST_RUN = 2000;
     private static final int SECOND_RUN = 1000;
 
-    private final int targetPort = TestChannels.freePort();
-    private final int sourcePort = TestChannels.freePort();
+    private final int targetPort = LoopbackPorts.next();
+    private final int sourcePort = LoopbackPorts.next();
     private final List<PeerProcess> peers = new ArrayList<>();
 
     /** Both ends: the source keeps trying (every 100 ms at most) instead of falling back to listening. */

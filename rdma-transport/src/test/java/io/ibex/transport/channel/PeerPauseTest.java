@@ -3,6 +3,7 @@ package io.ibex.transport.channel;
 import io.ibex.rdma.Providers;
 import io.ibex.rdma.provider.soft.SoftProvider;
 import io.ibex.rdma.provider.soft.cm.SoftEventChannel;
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.stats.Counter;
 import org.junit.jupiter.api.AfterEach;
@@ -156,8 +157,8 @@ class PeerPauseTest
 
     private SampleChannel openSourceAndTarget() throws Exception
     {
-        final int targetPort = TestChannels.freePort();
-        final int sourcePort = TestChannels.freePort();
+        final int targetPort = LoopbackPorts.next();
+        final int sourcePort = LoopbackPorts.next();
         final SampleChannel source = SampleChannel.open(TestChannels.source("source", TransportMode.RC, sourcePort,
             targetPort, PeerKillTest::tweak));
         target = new PeerProcess(List.of("target", TransportMode.RC.name(), Integer.toString(targetPort)));

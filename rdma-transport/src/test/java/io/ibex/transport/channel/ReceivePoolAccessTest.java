@@ -1,5 +1,6 @@
 package io.ibex.transport.channel;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.SendOpcode;
@@ -28,7 +29,7 @@ class ReceivePoolAccessTest
     private static final int LENGTH = 64;
     private static final byte MARK = (byte)0xa5;
 
-    private final int targetPort = TestChannels.freePort();
+    private final int targetPort = LoopbackPorts.next();
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = SendOpcode.class, names = {"RDMA_WRITE", "RDMA_READ"})

@@ -1,5 +1,6 @@
 package io.ibex.transport.channel;
 
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.sample.Sample;
@@ -27,9 +28,9 @@ class SampleChannelTest
     @EnumSource(TransportMode.class)
     void samplesArriveWithTheirSequenceTimestampAndValues(final TransportMode mode) throws Exception
     {
-        final int port = TestChannels.freePort();
+        final int port = LoopbackPorts.next();
         final ChannelConfig targetConfig = TestChannels.target("target", mode, port, c -> c.signals(SIGNALS));
-        final ChannelConfig sourceConfig = TestChannels.source("source", mode, TestChannels.freePort(), port,
+        final ChannelConfig sourceConfig = TestChannels.source("source", mode, LoopbackPorts.next(), port,
             c -> c.signals(SIGNALS));
         try (SampleChannel target = SampleChannel.open(targetConfig);
             SampleChannel source = SampleChannel.open(sourceConfig))

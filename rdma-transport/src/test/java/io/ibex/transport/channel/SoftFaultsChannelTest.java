@@ -3,7 +3,7 @@ package io.ibex.transport.channel;
 import io.ibex.rdma.Providers;
 import io.ibex.rdma.provider.soft.SoftFaultInjection;
 import io.ibex.rdma.provider.soft.SoftProvider;
-import io.ibex.transport.config.ChannelConfig;
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.sample.Sample;
 import io.ibex.transport.stats.Counter;
@@ -38,8 +38,8 @@ class SoftFaultsChannelTest
 {
     private static final int SAMPLES = 600;
 
-    private final int targetPort = TestChannels.freePort();
-    private final int sourcePort = TestChannels.freePort();
+    private final int targetPort = LoopbackPorts.next();
+    private final int sourcePort = LoopbackPorts.next();
 
     @BeforeEach
     void onlyOnSoft()

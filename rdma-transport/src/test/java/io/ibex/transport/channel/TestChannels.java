@@ -9,11 +9,7 @@ import io.ibex.rdma.provider.soft.SoftProvider;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.TransportMode;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -31,24 +27,6 @@ final class TestChannels
 
     private TestChannels()
     {
-    }
-
-    /**
-     * @return a port number nothing on this host uses now: without SO_REUSEADDR (Java's default on Linux), else it
-     *     may be one a closed connection still holds (TIME_WAIT), which a source's own address cannot bind.
-     */
-    static int freePort()
-    {
-        try (ServerSocket socket = new ServerSocket())
-        {
-            socket.setReuseAddress(false);
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
-            return socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
     }
 
     static InetSocketAddress address(final int port)

@@ -1,6 +1,7 @@
 package io.ibex.rdma.provider.soft.cm;
 
 import io.ibex.rdma.Providers;
+import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.transport.channel.SampleBatch;
 import io.ibex.transport.channel.SampleChannel;
 import io.ibex.transport.config.ChannelConfig;
@@ -9,7 +10,6 @@ import io.ibex.transport.stats.Counter;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -50,7 +50,7 @@ class SquatterAdmissionTest
     @Test
     void aHalfOpenConnectionIsDroppedWithinTheBound() throws Exception
     {
-        final int port = freePort();
+        final int port = LoopbackPorts.next();
         try (SampleChannel target = SampleChannel.open(target(port));
             CmSquatter squatter = new CmSquatter(loopback(port)))
         {
@@ -66,7 +66,7 @@ class SquatterAdmissionTest
         final Path secret = dir.resolve("secret");
         Files.writeString(secret, "0123456789abcdef0123456789abcdef");
         Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
-        final int port = freePort();
+        final int port = LoopbackPorts.next();
         try (SampleChannel target = SampleChannel.open(target(port).toBuilder().secretFile(secret).build()))
         {
             final IOException refused = assertThrows(IOException.class, () -> new CmSquatter(loopback(port)).close());
@@ -82,7 +82,7 @@ class SquatterAdmissionTest
     @Test
     void aRealSourceConnectsWhileASquatterHoldsItsConnection() throws Exception
     {
-        final int port = freePort();
+        final int port = LoopbackPorts.next();
         try (SampleChannel target = SampleChannel.open(target(port));
             CmSquatter squatter = new CmSquatter(loopback(port));
             SampleChannel source = SampleChannel.open(source(port)))
@@ -94,7 +94,7 @@ class SquatterAdmissionTest
     @Test
     void aFloodOfHalfOpenConnectionsDoesNotStarveARealSource() throws Exception
     {
-        final int port = freePort();
+        final int port = LoopbackPorts.next();
         final AtomicBoolean flooding = new AtomicBoolean(true);
         final AtomicInteger opened = new AtomicInteger();
         final Thread[] attackers = new Thread[4];
@@ -231,24 +231,12 @@ class SquatterAdmissionTest
 
     private static ChannelConfig source(final int targetPort)
     {
-        return ChannelConfig.builder().name("source").inAddress(loopback(freePort()))
+        return ChannelConfig.builder().name("source").inAddress(loopback(LoopbackPorts.next()))
             .outAddress(loopback(targetPort)).build();
     }
 
     private static InetSocketAddress loopback(final int port)
     {
         return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
-    }
-
-    private static int freePort()
-    {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
-        {
-            return socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new IllegalStateException(ex);
-        }
     }
 }
