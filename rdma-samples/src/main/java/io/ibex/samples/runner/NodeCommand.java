@@ -59,6 +59,11 @@ public final class NodeCommand implements Callable<Integer>
             "(default: ${DEFAULT-VALUE}).")
     private String idleStrategy;
 
+    @Option(names = "--threads", paramLabel = "HOW", defaultValue = "auto",
+        description = "How the paths are spread over threads: per-path, shared (one for all) or auto: a thread per " +
+            "path when the machine has a free core per path and one more, else shared (default: ${DEFAULT-VALUE}).")
+    private String threads;
+
     @Spec
     private CommandSpec spec;
 
@@ -71,6 +76,7 @@ public final class NodeCommand implements Callable<Integer>
     public Integer call()
     {
         final IdleKind idle = IdleKind.fromConfigName(idleStrategy);
+        final PathThreads pathThreads = PathThreads.fromOptionName(threads);
         final boolean terminal = System.console() != null;
         final NodeContext context = new NodeContext(Path.of("").toAbsolutePath(), new SampleClock(),
             SystemNanoClock.INSTANCE);
@@ -78,8 +84,9 @@ public final class NodeCommand implements Callable<Integer>
         {
             final Duration status = statusInterval != null ? statusInterval : config.statusInterval() != null ?
                 config.statusInterval() : terminal ? TERMINAL_STATUS_INTERVAL : LOG_STATUS_INTERVAL;
-            final Runner runner = new Runner(config, new RunOptions(duration, status, linger, connectTimeout, idle),
-                spec.commandLine().getOut(), terminal ? spec.commandLine().getErr() : null);
+            final RunOptions options = new RunOptions(duration, status, linger, connectTimeout, idle, pathThreads);
+            final Runner runner = new Runner(config, options, spec.commandLine().getOut(),
+                terminal ? spec.commandLine().getErr() : null);
             final ShutdownSignalBarrier signals = new ShutdownSignalBarrier();
             final Thread watcher = new Thread(() ->
             {

@@ -2,59 +2,87 @@ package io.ibex.samples.runner;
 
 import org.agrona.concurrent.IdleStrategy;
 
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
- * A path's idle strategy that knows when its input's next sample is due: within {@link #SPIN_NANOS} of it, the path
- * spins rather than yield or park, which would pass over the step. A yield costs about 1.5 us on the project's
- * two-vCPU machine and a park tens of microseconds, so a signal node at 1 MHz waited with {@code yielding} made
- * 0.53 M samples/s where spinning made 0.89 M (docs/benchmarks.md). Farther from the step, the path waits as
- * configured, leaving the core to other threads.
+ * The idle strategy of a path thread, which knows when the next paced step of its inputs is due: within
+ * {@link #SPIN_NANOS} of it the thread spins, within {@link #PARK_LEAD_NANOS} it yields (a park would overshoot the
+ * step), and farther it parks until the lead before the step, if no input it reads must be polled (an infiniband
+ * target); else it polls as that input's idle strategy says. So a generator at 1 kHz sleeps most of each period,
+ * and one at 100 kHz never parks.
  */
 final class PacedIdleStrategy implements IdleStrategy
 {
     /** Longer than a yield, short beside a 100 kHz period: the generator still yields most of its 10 us. */
     static final long SPIN_NANOS = 2_000;
+    /** A park overshoots by the timer slack (50 us for a Java thread) and a wake-up: this much early is on time. */
+    static final long PARK_LEAD_NANOS = 150_000;
+    /** The longest park: how late the end of a run or of an input's pacing is noticed. */
+    static final long MAX_PARK_NANOS = 1_000_000;
 
-    private final IdleStrategy delegate;
+    private final IdleStrategy polling;
+    private final boolean busySpin;
+    private final boolean parksBetweenSteps;
     private final LongSupplier nanosUntilDue;
 
     /**
-     * @param delegate      how the path waits otherwise.
-     * @param nanosUntilDue the input's {@link io.ibex.samples.runner.node.Node#nanosUntilDue}.
+     * @param polling           how the thread waits without a step due soon, unless it parks between steps.
+     * @param busySpin          whether it spins, not yields, within the lead of a step.
+     * @param parksBetweenSteps whether it parks until the lead of the next step: when no input must be polled.
+     * @param nanosUntilDue     the earliest of its inputs' {@link io.ibex.samples.runner.node.Node#nanosUntilDue}.
      */
-    PacedIdleStrategy(final IdleStrategy delegate, final LongSupplier nanosUntilDue)
+    PacedIdleStrategy(final IdleStrategy polling, final boolean busySpin, final boolean parksBetweenSteps,
+        final LongSupplier nanosUntilDue)
     {
-        this.delegate = delegate;
+        this.polling = polling;
+        this.busySpin = busySpin;
+        this.parksBetweenSteps = parksBetweenSteps;
         this.nanosUntilDue = nanosUntilDue;
     }
 
     @Override
     public void idle(final int workCount)
     {
-        if (workCount <= 0 && nanosUntilDue.getAsLong() <= SPIN_NANOS)
+        if (workCount > 0)
         {
-            Thread.onSpinWait();
+            polling.idle(workCount);
             return;
         }
-        delegate.idle(workCount);
+        final long due = nanosUntilDue.getAsLong();
+        if (due <= SPIN_NANOS || busySpin && due <= PARK_LEAD_NANOS)
+        {
+            Thread.onSpinWait();
+        }
+        else if (due <= PARK_LEAD_NANOS)
+        {
+            Thread.yield();
+        }
+        else if (parksBetweenSteps && due != Long.MAX_VALUE)
+        {
+            LockSupport.parkNanos(Math.min(due - PARK_LEAD_NANOS, MAX_PARK_NANOS));
+        }
+        else
+        {
+            polling.idle(0);
+        }
     }
 
     @Override
     public void idle()
     {
-        delegate.idle();
+        polling.idle();
     }
 
     @Override
     public void reset()
     {
-        delegate.reset();
+        polling.reset();
     }
 
     @Override
     public String alias()
     {
-        return delegate.alias();
+        return "paced-" + polling.alias();
     }
 }

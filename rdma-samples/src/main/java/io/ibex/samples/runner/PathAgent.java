@@ -4,7 +4,11 @@ import io.ibex.samples.runner.hook.Hook;
 import io.ibex.samples.runner.node.Node;
 import io.ibex.samples.runner.node.SampleBlock;
 import org.agrona.concurrent.Agent;
+import io.ibex.transport.thread.ThreadPlacement;
+import io.ibex.transport.thread.ThreadPlacementException;
 import org.agrona.concurrent.AgentTerminationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -15,15 +19,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * next cycle, and nothing new is read until every output took the whole block: nothing is dropped, a slow
  * output slows the path down.
  * <p>
+ * Its thread is placed (CPUs, SCHED_FIFO) as the path's {@code affinity} and {@code priority} say, else the config's.
  * A failure of a node ends the agent ({@link AgentTerminationException} carrying it) and the run. Allocates
  * nothing per cycle.
  */
 final class PathAgent implements Agent
 {
+    private static final Logger LOG = LoggerFactory.getLogger(PathAgent.class);
     /** Samples a path's block holds: the most one read hands over. */
     static final int BLOCK_SLOTS = 64;
 
     private final PathConfig config;
+    private final ThreadPlacement placement;
     private final Node input;
     private final Hook[] readHooks;
     private final Node[] outputs;
@@ -37,9 +44,14 @@ final class PathAgent implements Agent
     private volatile boolean ended;
     private volatile boolean drained;
 
-    PathAgent(final PathConfig config)
+    /**
+     * @param config    the path.
+     * @param placement where its thread runs, applied as the thread starts.
+     */
+    PathAgent(final PathConfig config, final ThreadPlacement placement)
     {
         this.config = config;
+        this.placement = placement;
         this.input = config.input().node();
         final int readHookCount = config.input().hooks().size() + config.hooks().size();
         this.readHooks = new Hook[readHookCount];
@@ -63,6 +75,24 @@ final class PathAgent implements Agent
         this.hooked = new int[outputs.length];
         this.written = new int[outputs.length];
         this.writtenTotals = new long[outputs.length];
+    }
+
+    /** Places the thread, or says at WARN why it could not: the path runs all the same. */
+    @Override
+    public void onStart()
+    {
+        if (!placement.isNone())
+        {
+            try
+            {
+                placement.applyToCurrentThread();
+                LOG.info("{}: {}", config.name(), placement);
+            }
+            catch (final ThreadPlacementException ex)
+            {
+                LOG.warn("{}: {}", config.name(), ex.getMessage());
+            }
+        }
     }
 
     @Override
@@ -153,6 +183,12 @@ final class PathAgent implements Agent
     public String roleName()
     {
         return config.name();
+    }
+
+    /** @return where its thread runs. */
+    ThreadPlacement placement()
+    {
+        return placement;
     }
 
     /** @return the path's config. */

@@ -13,6 +13,7 @@ import io.ibex.transport.config.internal.ConfigReaders;
 import io.ibex.transport.config.internal.ConfigScalar;
 import io.ibex.transport.config.internal.ConfigValue;
 import io.ibex.transport.config.internal.GroupBinder;
+import io.ibex.transport.thread.ThreadPlacement;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,26 +28,30 @@ import java.util.Map;
  * hooks, and its enabled {@code paths}, checked against each other. Every error names the file, line and column
  * of what is wrong. The nodes are built but not started; {@link #close()} frees them if the config is not run.
  * <p>
- * Top-level keys: {@code nodes}, {@code paths}, {@code stats} (how many status lines a second; 0 for none) and
- * {@code idle_stop} (whether the run ends by itself once its inputs ended); {@code hugepages} is read and has no
+ * Top-level keys: {@code nodes}, {@code paths}, {@code stats} (how many status lines a second; 0 for none),
+ * {@code idle_stop} (whether the run ends by itself once its inputs ended), and {@code affinity} (a CPU mask) and
+ * {@code priority} (SCHED_FIFO, 1-99) for every path thread; a path takes its own {@code affinity} and
+ * {@code priority}, which win over the top level's. {@code hugepages} is read and has no
  * effect, so that one file serves VILLASnode and ibex. VILLAS's other top-level keys are refused by name; any
  * other key is an error naming the nearest known one.
  */
 public final class RunConfig implements AutoCloseable
 {
-    private static final List<String> VILLAS_TOP_LEVEL = List.of("http", "logging", "affinity", "priority", "uuid");
+    private static final List<String> VILLAS_TOP_LEVEL = List.of("http", "logging", "uuid");
     private static final List<String> VILLAS_PATH = List.of("mode", "queuelen", "rate", "mask", "poll", "builtin",
-        "original_sequence_no", "uuid", "affinity");
+        "original_sequence_no", "uuid");
 
     private final ConfigLocation location;
     private final List<RunNode> nodes;
     private final List<PathConfig> paths;
     private final Duration statusInterval;
     private final boolean idleStop;
+    private final ThreadPlacement placement;
 
     private RunConfig(final ConfigLocation location, final List<RunNode> nodes, final List<PathConfig> paths,
-        final Duration statusInterval, final boolean idleStop)
+        final Duration statusInterval, final boolean idleStop, final ThreadPlacement placement)
     {
+        this.placement = placement;
         this.location = location;
         this.nodes = List.copyOf(nodes);
         this.paths = List.copyOf(paths);
@@ -81,6 +86,7 @@ public final class RunConfig implements AutoCloseable
         refuseVillasKeys(top, VILLAS_TOP_LEVEL, "top-level key");
         final Double stats = top.number("stats");
         final Boolean idleStop = top.bool("idle_stop");
+        final ThreadPlacement placement = placement(top);
         final Integer hugepages = top.int32("hugepages"); // VILLAS reserves that many; ibex's pools need none
         if (hugepages != null && hugepages < 0)
         {
@@ -112,7 +118,7 @@ public final class RunConfig implements AutoCloseable
             final List<PathConfig> paths = new Wiring(nodes, context).wire(pathSpecs);
             return new RunConfig(root.location(), List.copyOf(nodes.values()), paths,
                 stats == null ? null : stats > 0 ? Duration.ofNanos(Math.round(1e9 / stats)) : Duration.ZERO,
-                idleStop == null || idleStop);
+                idleStop == null || idleStop, placement);
         }
         catch (final RuntimeException ex)
         {
@@ -149,6 +155,12 @@ public final class RunConfig implements AutoCloseable
     public boolean idleStop()
     {
         return idleStop;
+    }
+
+    /** @return where the path threads run ({@code affinity}, {@code priority}), unless a path says otherwise. */
+    public ThreadPlacement placement()
+    {
+        return placement;
     }
 
     /** Frees every node; a started run stops its nodes itself. */
@@ -190,6 +202,24 @@ public final class RunConfig implements AutoCloseable
         }
     }
 
+    /**
+     * @return a group's {@code affinity} (VILLAS's CPU mask, bit n for CPU n) and {@code priority} (SCHED_FIFO,
+     *         1-99; 0 or unset for the normal scheduler).
+     */
+    private static ThreadPlacement placement(final GroupBinder group)
+    {
+        final Long affinity = group.integer("affinity");
+        final Integer priority = group.int32("priority");
+        try
+        {
+            return ThreadPlacement.ofMask(affinity == null ? 0 : affinity, priority == null ? 0 : priority);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw group.error(ex.getMessage().startsWith("priority") ? "priority" : "affinity", ex.getMessage());
+        }
+    }
+
     private static void refuseVillasKeys(final GroupBinder group, final List<String> keys, final String what)
     {
         for (final String key : keys)
@@ -209,7 +239,7 @@ public final class RunConfig implements AutoCloseable
 
     /** A path as written, before its node names are looked up. */
     private record PathSpec(String name, ConfigLocation location, NodeName in, List<NodeName> out,
-        ConfigValue hooks, boolean enabled, boolean reverse)
+        ConfigValue hooks, boolean enabled, boolean reverse, ThreadPlacement placement)
     {
         static PathSpec bind(final GroupBinder path, final String name)
         {
@@ -230,7 +260,7 @@ public final class RunConfig implements AutoCloseable
             final Boolean reverse = path.bool("reverse");
             final PathSpec spec = new PathSpec(name, path.location(), inputs.get(0),
                 out == null ? List.of() : names(out, name, "out"), path.value("hooks"), enabled == null || enabled,
-                reverse != null && reverse);
+                reverse != null && reverse, RunConfig.placement(path));
             if (spec.reverse && (spec.out.size() != 1 || spec.out.get(0).name.equals(spec.in.name)))
             {
                 throw path.error("reverse", name + ": reverse = true needs one output node other than the input " +
@@ -308,7 +338,7 @@ public final class RunConfig implements AutoCloseable
                 outputs.add(lookUp(spec, outName));
             }
             final PathConfig path = new PathConfig(name, spec.location, input, outputs,
-                Hooks.create(spec.hooks, name, context));
+                Hooks.create(spec.hooks, name, context), spec.placement);
             use(inputOf, input, in, path, "input", input.node().readable());
             for (int i = 0; i < outputs.size(); i++)
             {

@@ -14,9 +14,10 @@ import java.util.Objects;
  *                       ends by itself.
  * @param connectTimeout how long the infiniband sources may take to connect before the paths start.
  * @param idle           how the path threads wait when they have nothing to do.
+ * @param threads        how the paths are spread over threads.
  */
 public record RunOptions(Duration duration, Duration statusInterval, Duration linger, Duration connectTimeout,
-    IdleKind idle)
+    IdleKind idle, PathThreads threads)
 {
     /**
      * Checks the fields.
@@ -27,6 +28,7 @@ public record RunOptions(Duration duration, Duration statusInterval, Duration li
      *                       ends by itself.
      * @param connectTimeout how long the infiniband sources may take to connect before the paths start.
      * @param idle           how the path threads wait when they have nothing to do.
+     * @param threads        how the paths are spread over threads.
      */
     public RunOptions
     {
@@ -34,5 +36,6 @@ public record RunOptions(Duration duration, Duration statusInterval, Duration li
         Objects.requireNonNull(linger, "linger");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(idle, "idle");
+        Objects.requireNonNull(threads, "threads");
     }
 }

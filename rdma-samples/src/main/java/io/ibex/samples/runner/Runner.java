@@ -5,8 +5,10 @@ import io.ibex.samples.runner.node.InfinibandNode;
 import io.ibex.samples.runner.node.Node;
 import io.ibex.transport.config.IdleKind;
 import io.ibex.transport.stats.ChannelStats;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.slf4j.Logger;
@@ -25,8 +27,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Runs a config as VILLASnode's super node does: starts the hooks and the nodes the enabled paths use (those that
  * receive first, then the infiniband sources, waiting until each is connected, then the other inputs), and starts
- * a thread per path. The run ends when every path whose input ended wrote everything and all paths were idle for the linger
- * time (unless {@code idle_stop = false}), after the duration, on {@link #requestStop}, or when a node fails.
+ * the paths' threads (one per path, or one for all when cores are scarce: {@link PathThreads}). The run ends when
+ * every path whose input ended wrote everything and all paths were idle for the linger time (unless
+ * {@code idle_stop = false}), after the duration, on {@link #requestStop}, or when a node fails.
  * Then it stops the paths, the nodes and the hooks, and prints a summary: what each node and path did and where
  * files went. A node's failure is thrown after the summary, with the node's message; so is a node's
  * {@link Node#shortfall() shortfall} (a generator that made no sample), after a warning in the summary.
@@ -88,7 +91,7 @@ public final class Runner
         {
             inPaths.add(path.input());
             inPaths.addAll(path.outputs());
-            agents.add(new PathAgent(path));
+            agents.add(new PathAgent(path, path.placement().orElse(config.placement())));
         }
         final List<RunNode> used = new ArrayList<>();
         final List<Hook> hooks = new ArrayList<>();
@@ -109,6 +112,7 @@ public final class Runner
         final List<Node> startedNodes = new ArrayList<>();
         final List<AgentRunner> runners = new ArrayList<>();
         String ending = null;
+        String threading = null;
         long runNanos = 0;
         try
         {
@@ -117,17 +121,21 @@ public final class Runner
                 hook.start();
                 startedHooks.add(hook);
             }
+            final double freeCores = FreeCores.measure();
+            final boolean shared = shared(agents, freeCores);
+            threading = String.format(Locale.ROOT, "%s on %s (--threads %s; %.1f of %d cores free)",
+                agents.size() == 1 ? "1 path" : agents.size() + " paths", shared ? "one thread" : "a thread each",
+                options.threads().optionName(), freeCores, Runtime.getRuntime().availableProcessors());
+            LOG.info("{}", threading);
             startNodes(used, startedNodes);
             final long start = System.nanoTime();
-            for (final PathAgent agent : agents)
+            if (shared)
             {
-                final IdleStrategy idle = idle(agent.config()).newStrategy();
-                final AgentRunner runner = new AgentRunner(
-                    new PacedIdleStrategy(idle, agent.config().input().node()::nanosUntilDue), this::pathFailed, null,
-                    agent);
-                runners.add(runner);
-                AgentRunner.startOnThread(runner, (task) -> new Thread(task, "ibex-" + agent.roleName()
-                    .replace(' ', '-')));
+                startThread(agents, runners);
+            }
+            else
+            {
+                agents.forEach((agent) -> startThread(List.of(agent), runners));
             }
             ending = monitor(agents, channelStats(used), start);
             runNanos = System.nanoTime() - start;
@@ -147,7 +155,7 @@ public final class Runner
         }
         if (!runners.isEmpty())
         {
-            printSummary(agents, used, startedHooks, ending, runNanos);
+            printSummary(agents, used, startedHooks, ending, threading, runNanos);
         }
         final RuntimeException failed = failure.get();
         if (failed != null)
@@ -232,12 +240,56 @@ public final class Runner
     }
 
     /**
-     * @return how a path waits when its input has nothing: as the infiniband node it reads says in its
-     *         {@code idle_strategy} (its empty polls are what the path repeats), else as the command line says.
+     * @return whether the paths run on one thread: as {@code --threads} says, except that {@code auto} gives each
+     *         its own when a path has its own {@code affinity} or {@code priority}.
+     * @throws RunException if {@code --threads shared} would put paths of different placements on one thread.
      */
-    private IdleKind idle(final PathConfig path)
+    private boolean shared(final List<PathAgent> agents, final double freeCores)
     {
-        return path.input().node() instanceof InfinibandNode infiniband ? infiniband.idle() : options.idle();
+        final boolean placed = config.paths().stream().anyMatch((path) -> !path.placement().isNone());
+        if (options.threads() == PathThreads.SHARED && placed &&
+            agents.stream().map(PathAgent::placement).distinct().count() > 1)
+        {
+            throw new RunException(config.location().source() + ": --threads shared runs every path on one " +
+                "thread, but the paths ask for different affinity or priority: use --threads per-path");
+        }
+        return options.threads().shared(agents.size(), freeCores) && !(options.threads() == PathThreads.AUTO && placed);
+    }
+
+    /**
+     * Starts a thread that runs the paths' duty cycles in turn. It waits as the most eager of their inputs asks
+     * (an infiniband node's {@code idle_strategy}, else the command line's), and parks between paced steps when no
+     * input must be polled. The thread is named after the paths ("path 1", "[path 1,path 2]").
+     */
+    private void startThread(final List<PathAgent> paths, final List<AgentRunner> runners)
+    {
+        IdleKind idle = null;
+        boolean polled = false;
+        final Node[] inputs = new Node[paths.size()];
+        for (int i = 0; i < inputs.length; i++)
+        {
+            inputs[i] = paths.get(i).config().input().node();
+            final IdleKind kind = inputs[i] instanceof InfinibandNode infiniband ? infiniband.idle() : options.idle();
+            polled |= inputs[i] instanceof InfinibandNode;
+            idle = idle == null || kind.ordinal() < idle.ordinal() ? kind : idle;
+        }
+        final IdleStrategy strategy = new PacedIdleStrategy(idle.newStrategy(), idle == IdleKind.BUSY_SPIN,
+            !polled && idle != IdleKind.BUSY_SPIN, () -> earliestDue(inputs));
+        final Agent agent = paths.size() == 1 ? paths.get(0) : new CompositeAgent(paths);
+        final AgentRunner runner = new AgentRunner(strategy, this::pathFailed, null, agent);
+        runners.add(runner);
+        AgentRunner.startOnThread(runner);
+    }
+
+    /** @return the nanoseconds until the earliest of the inputs' next steps is due. */
+    private static long earliestDue(final Node[] inputs)
+    {
+        long earliest = Long.MAX_VALUE;
+        for (final Node input : inputs)
+        {
+            earliest = Math.min(earliest, input.nanosUntilDue());
+        }
+        return earliest;
     }
 
     /** @return why the run ends, once it does. */
@@ -306,11 +358,12 @@ public final class Runner
     }
 
     private void printSummary(final List<PathAgent> agents, final List<RunNode> used, final List<Hook> hooks,
-        final String ending, final long runNanos)
+        final String ending, final String threading, final long runNanos)
     {
         final RuntimeException failed = failure.get();
         out.printf(Locale.ROOT, "ibex node %s: ran %.3f s and stopped because %s%n", config.location().source(),
             runNanos / 1e9, failed != null ? failed.getMessage() : ending);
+        out.printf("  %s%n", threading);
         final int width = used.stream().mapToInt((node) -> node.name().length()).max().orElse(0);
         for (final RunNode node : used)
         {

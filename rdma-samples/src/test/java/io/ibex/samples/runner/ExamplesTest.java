@@ -105,7 +105,8 @@ class ExamplesTest
 
     private static RunOptions options()
     {
-        return new RunOptions(null, Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(10), IdleKind.YIELDING);
+        return new RunOptions(null, Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(10), IdleKind.YIELDING,
+            PathThreads.AUTO);
     }
 
     private static Node node(final RunConfig config, final String name)

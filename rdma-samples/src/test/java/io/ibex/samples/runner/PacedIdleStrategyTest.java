@@ -7,10 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A path spins through the last microseconds before its input's next sample is due, and otherwise waits as it was
- * configured to (and resets that strategy after work).
+ * A path thread spins through the last microseconds before its inputs' next step, yields within the lead, parks
+ * farther when nothing must be polled, and otherwise waits as it was configured to (and resets that after work).
  */
 class PacedIdleStrategyTest
 {
@@ -36,35 +37,59 @@ class PacedIdleStrategyTest
         }
     };
     private long nanosUntilDue;
-    private final PacedIdleStrategy strategy = new PacedIdleStrategy(configured, () -> nanosUntilDue);
+
+    private PacedIdleStrategy strategy(final boolean busySpin, final boolean parksBetweenSteps)
+    {
+        return new PacedIdleStrategy(configured, busySpin, parksBetweenSteps, () -> nanosUntilDue);
+    }
 
     @Test
-    void withinTwoMicrosecondsOfTheNextSampleThePathSpins()
+    void withinTheLeadOfTheNextStepTheThreadNeitherParksNorPolls()
     {
-        nanosUntilDue = PacedIdleStrategy.SPIN_NANOS;
-        strategy.idle(0);
-        nanosUntilDue = -5;
-        strategy.idle(0);
+        for (final PacedIdleStrategy strategy : List.of(strategy(false, true), strategy(false, false),
+            strategy(true, false)))
+        {
+            for (final long due : new long[] {-5, PacedIdleStrategy.SPIN_NANOS, PacedIdleStrategy.PARK_LEAD_NANOS})
+            {
+                nanosUntilDue = due;
+                final long start = System.nanoTime();
+                strategy.idle(0);
+                assertTrue(System.nanoTime() - start < PacedIdleStrategy.PARK_LEAD_NANOS, "waited too long");
+            }
+        }
         assertEquals(List.of(), calls, "the configured strategy is not asked to wait");
     }
 
     @Test
-    void fartherFromItOrWithoutPacingThePathWaitsAsConfigured()
+    void fartherFromItAThreadWithNothingToPollParksUntilTheLead()
     {
-        nanosUntilDue = PacedIdleStrategy.SPIN_NANOS + 1;
+        nanosUntilDue = PacedIdleStrategy.PARK_LEAD_NANOS + 20_000_000;
+        final long start = System.nanoTime();
+        strategy(false, true).idle(0);
+        final long parked = System.nanoTime() - start;
+        assertTrue(parked >= PacedIdleStrategy.MAX_PARK_NANOS, "parked " + parked + " ns, not the longest park");
+        assertEquals(List.of(), calls);
+    }
+
+    @Test
+    void fartherFromItOrWithoutPacingAThreadThatPollsWaitsAsConfigured()
+    {
+        final PacedIdleStrategy strategy = strategy(false, false);
+        nanosUntilDue = PacedIdleStrategy.PARK_LEAD_NANOS + 1;
         strategy.idle(0);
         nanosUntilDue = Long.MAX_VALUE;
         strategy.idle(0);
+        strategy(false, true).idle(0);
         strategy.idle();
         strategy.reset();
-        assertEquals(List.of("idle(0)", "idle(0)", "idle()", "reset()"), calls);
+        assertEquals(List.of("idle(0)", "idle(0)", "idle(0)", "idle()", "reset()"), calls);
     }
 
     @Test
     void afterWorkTheConfiguredStrategyIsReset()
     {
         nanosUntilDue = 0;
-        strategy.idle(3);
+        strategy(false, true).idle(3);
         assertEquals(List.of("idle(3)"), calls, "a backoff starts over after work, whatever is due");
     }
 }

@@ -67,6 +67,10 @@ class RunConfigTest
         assertError("'http' is a VILLASnode top-level key that ibex node does not support: remove it",
             "run.conf:2:8", "nodes = {}\nhttp = { enabled = false }\n");
         assertError("hugepages = -1 must be 0 or more", "run.conf:2:13", "nodes = {}\nhugepages = -1\n");
+        assertError("priority 100 is not a SCHED_FIFO priority: 0 (none) or 1 to 99", "run.conf:2:12",
+            "nodes = {}\npriority = 100\n");
+        assertError("affinity -2 is not a CPU mask: bit n for CPU n, 0 for none", "run.conf:2:34",
+            "nodes = {}\npaths = ( { in = \"x\", affinity = -2 } )\n");
         assertError("node 'gen' must be a group { type = ... }, not a string", "run.conf:1:17",
             "nodes = { gen = \"counter\" }\n");
     }

@@ -5,6 +5,8 @@ import io.ibex.transport.config.IdleKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -60,6 +62,76 @@ class RunnerTest
         assertTrue(summary.contains("  path 1 (gen -> slow, batched): read 1000, wrote 1000 to slow, 1000 to batched"),
             summary);
         assertTrue(summary.contains("  gen      counter     counted 1000 of 1000"), summary);
+    }
+
+    @ParameterizedTest
+    @EnumSource(PathThreads.class)
+    void pathsOnOneThreadOrEachOnItsOwnMoveEverySample(final PathThreads threads) throws IOException
+    {
+        try (RunConfig config = config("""
+            nodes = {
+                one = { type = "counter", count = 5000, values = 1 },
+                two = { type = "counter", count = 3000, values = 2 },
+                slow = { type = "collector", take = 1 },
+                fast = { type = "collector", take = 64 }
+            }
+            paths = ( { in = "one", out = "slow" }, { in = "two", out = "fast" } )
+            """))
+        {
+            run(config, new RunOptions(null, Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(5),
+                IdleKind.YIELDING, threads));
+            assertEquals(LongStream.range(0, 5000).boxed().toList(), collector(config, "slow").sequences());
+            assertEquals(LongStream.range(0, 3000).boxed().toList(), collector(config, "fast").sequences());
+        }
+        final String summary = out.toString();
+        final String shared = "  2 paths on one thread (--threads " + threads.optionName() + "; ";
+        final String perPath = "  2 paths on a thread each (--threads " + threads.optionName() + "; ";
+        assertTrue(summary.contains(threads == PathThreads.SHARED ? shared : threads == PathThreads.PER_PATH ?
+            perPath : "--threads auto; "), summary);
+        assertTrue(summary.contains("  path 2 (two -> fast): read 3000, wrote 3000 to fast"), summary);
+    }
+
+    @Test
+    void eachPathThreadRunsOnTheCpusItsPathOrTheConfigAsksFor() throws IOException
+    {
+        final int last = Runtime.getRuntime().availableProcessors() - 1;
+        try (RunConfig config = config("""
+            affinity = 1
+            nodes = {
+                one = { type = "counter", count = 100 },
+                two = { type = "counter", count = 100 },
+                first = { type = "collector" },
+                second = { type = "collector" }
+            }
+            paths = ( { in = "one", out = "first" }, { in = "two", out = "second", affinity = %d } )
+            """.formatted(1L << last)))
+        {
+            run(config, options(null));
+            assertEquals("0", collector(config, "first").writerCpus(), "the top level's affinity");
+            assertEquals(Integer.toString(last), collector(config, "second").writerCpus(), "the path's own");
+        }
+        assertTrue(out.toString().contains("  2 paths on a thread each (--threads auto; "), out.toString());
+    }
+
+    @Test
+    void pathsOfDifferentPlacementsAreNotPutOnOneThread() throws IOException
+    {
+        try (RunConfig config = config("""
+            nodes = {
+                one = { type = "counter", count = 100 },
+                two = { type = "counter", count = 100 },
+                first = { type = "collector" },
+                second = { type = "collector" }
+            }
+            paths = ( { in = "one", out = "first", priority = 5 }, { in = "two", out = "second" } )
+            """))
+        {
+            final RunException failure = assertThrows(RunException.class, () -> run(config,
+                new RunOptions(null, Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(5), IdleKind.YIELDING,
+                    PathThreads.SHARED)));
+            assertTrue(failure.getMessage().endsWith("run.conf: --threads shared runs every path on one thread, " +
+                "but the paths ask for different affinity or priority: use --threads per-path"), failure.getMessage());
+        }
     }
 
     @Test
@@ -173,7 +245,8 @@ class RunnerTest
             """))
         {
             new Runner(config, new RunOptions(Duration.ofMillis(300), Duration.ofMillis(50), Duration.ofMillis(100),
-                Duration.ofSeconds(5), IdleKind.YIELDING), new PrintWriter(out, true), new PrintWriter(terminal))
+                Duration.ofSeconds(5), IdleKind.YIELDING, PathThreads.AUTO), new PrintWriter(out, true),
+                new PrintWriter(terminal))
                 .run();
         }
         final String shown = terminal.toString();
@@ -201,7 +274,7 @@ class RunnerTest
     private static RunOptions options(final Duration duration)
     {
         return new RunOptions(duration, Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(5),
-            IdleKind.YIELDING);
+            IdleKind.YIELDING, PathThreads.AUTO);
     }
 
     private void run(final RunConfig config, final RunOptions options)

@@ -14,6 +14,7 @@ import io.ibex.transport.sample.SignalList;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -193,6 +194,7 @@ final class TestNodes
         private final List<double[]> values = new ArrayList<>();
         private volatile int started;
         private volatile int stopped;
+        private String writerCpus;
 
         private Collector(final String name, final int take, final long failAt, final int capacity)
         {
@@ -261,6 +263,10 @@ final class TestNodes
         @Override
         public synchronized int write(final SampleBlock block, final int from, final int count)
         {
+            if (writerCpus == null)
+            {
+                writerCpus = cpusAllowed();
+            }
             final int n = Math.min(take, count);
             for (int i = 0; i < n; i++)
             {
@@ -310,6 +316,26 @@ final class TestNodes
         int started()
         {
             return started;
+        }
+
+        /** @return the CPUs the thread of the first write could run on, as Linux lists them ("0-1"). */
+        synchronized String writerCpus()
+        {
+            return writerCpus;
+        }
+
+        private static String cpusAllowed()
+        {
+            try
+            {
+                return Files.readAllLines(Path.of("/proc/thread-self/status")).stream()
+                    .filter((line) -> line.startsWith("Cpus_allowed_list:")).findFirst().orElseThrow()
+                    .substring("Cpus_allowed_list:".length()).trim();
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException(ex);
+            }
         }
 
         int stopped()
