@@ -8,21 +8,31 @@
 #   villas-loopback  signal -> loopback -> file in villas-node (its in-process hand-off; no RDMA on the host)
 # The signal node is the seed example's: mixed, 3 values, 100 kHz, 100,000 steps. A run's steps kept are the
 # samples in its last file; CPU is the process's user + system time, start-up and JIT included. Each ibex-ib run is
-# checked with `ibex compare` (what the generator made = what arrived). Each run's directory keeps its output, its
-# config and the CPU of each of its threads (threads).
+# checked with `ibex compare` (what the generator made = what arrived). Each run's directory keeps its output and
+# its config. After the rounds of a load, one more run of each config reads the CPU of each of its threads from /proc
+# every 50 ms (runs/LOAD-CONFIG-threads/threads; not in the figures: the reading costs the runs steps).
 # usage: benchmarks/runner/steps.sh [-n] [OUT-DIR]   (-n: no Maven build; OUT-DIR default target/runner-steps)
 # environment: STEPS_ROUNDS (5), STEPS_LOADS ("quiet busy"), STEPS_RATE (100000), STEPS_LIMIT (100000),
-#   STEPS_JAVA (java), STEPS_JAVA_OPTS (none), STEPS_CONFIGS (all four).
-# Writes OUT-DIR/runs.csv (one row a run) and OUT-DIR/summary.md (medians, ratios to ibex-file of the same load).
+#   STEPS_CONFIGS (all four), STEPS_JVMS: the JVMs each ibex config runs on, in turn, as NAME=COMMAND pairs
+#   separated by ";" (default "java=java"; e.g. "c1=java -XX:TieredStopAtLevel=1;jdk25=/usr/lib/jvm/.../bin/java");
+#   with more than one, an ibex config's name in the results gets "@NAME".
+# Writes OUT-DIR/runs.csv (one row a run) and OUT-DIR/summary.md (medians; the ratio of each config's steps kept to
+# signal -> file's of the same runner, JVM and load).
 set -euo pipefail
 checkout=$(cd "$(dirname "$0")/../.." && pwd)
 build=1
 [ "${1:-}" != -n ] || { build=0; shift; }
 out=$(realpath -m "${1:-$checkout/target/runner-steps}")
 rounds=${STEPS_ROUNDS:-5} rate=${STEPS_RATE:-100000} limit=${STEPS_LIMIT:-100000}
-loads=${STEPS_LOADS:-quiet busy} java=${STEPS_JAVA:-java}
+loads=${STEPS_LOADS:-quiet busy}
 configs=${STEPS_CONFIGS:-ibex-file ibex-ib villas-file villas-loopback}
-read -r -a java_opts <<< "${STEPS_JAVA_OPTS:-}"
+declare -A jvms=()
+jvm_names=()
+IFS=';' read -r -a jvm_pairs <<< "${STEPS_JVMS:-java=java}"
+for pair in "${jvm_pairs[@]}"; do
+    jvms[${pair%%=*}]=${pair#*=}
+    jvm_names+=("${pair%%=*}")
+done
 jar=$checkout/rdma-samples/target/ibex.jar
 
 [ $build = 0 ] || (cd "$checkout" && mvn -q -B package -DskipTests)
@@ -111,36 +121,46 @@ sample_threads()
     rm -f "$readings" "$readings.last" "$readings.new"
 }
 
-# Runs one config once, cold; appends its row to runs.csv.
+# Runs one config once, cold, on the JVM named (ignored for villas configs); appends its row to runs.csv.
 run_one()
 {
-    local load=$1 config=$2 round=$3 dir port status=ok
-    dir=$out/runs/$load-$config-$round
+    local load=$1 config=$2 round=$3 jvm=$4 dir port status=ok name=$2 java
+    [[ $config = villas-* || ${#jvm_names[@]} = 1 ]] || name=$config@$jvm
+    read -r -a java <<< "${jvms[$jvm]}"
+    dir=$out/runs/$load-$name-$round
     mkdir -p "$dir"
     port=$((20000 + RANDOM % 10000))
     ibex_config "$config" | sed -e "s|RUN|$dir|g" -e "s|PORT1|$port|g" -e "s|PORT2|$((port + 1))|g" > "$dir/run.conf"
-    local command=("$java" "${java_opts[@]}" -jar "$jar" node "$dir/run.conf" --status-interval 0)
+    local command=("${java[@]}" -jar "$jar" node "$dir/run.conf" --status-interval 0)
     [[ $config != villas-* ]] || command=("$villas" "$dir/run.conf")
     local started ended cpu timed
     started=$(date +%s%N)
     /usr/bin/time -f '%U %S' -o "$dir/time" "${command[@]}" > "$dir/output" 2>&1 &
     timed=$!
-    sample_threads "$timed" "$dir/threads" &
+    local sampler=
+    if [ "$round" = threads ]; then
+        sample_threads "$timed" "$dir/threads" &
+        sampler=$!
+    fi
     if [[ $config = villas-* ]]; then
         villas_end "$dir/output" "$timed"
     fi
     wait "$timed" || status="exit $?"
-    wait
+    [ -z "$sampler" ] || wait "$sampler"
     ended=$(date +%s%N)
     cpu=$(awk '{ print $1 + $2 }' "$dir/time" | tail -1)
     local kept
     kept=$(grep -c -v '^#' "$dir/results.log" 2>/dev/null || true)
     if [ "$config" = ibex-ib ] && [ "$status" = ok ]; then
-        "$java" -jar "$jar" compare "$dir/generated.log" "$dir/results.log" > "$dir/compare" 2>&1 ||
+        java -jar "$jar" compare "$dir/generated.log" "$dir/results.log" > "$dir/compare" 2>&1 ||
             status="compare differs"
     fi
-    echo "$load,$config,$round,${kept:-0},$cpu,$(((ended - started) / 1000000)),$status" >> "$out/runs.csv"
-    printf '%-6s %-16s round %d: %6d steps kept, %5.2f s CPU, %s\n' "$load" "$config" "$round" "${kept:-0}" "$cpu" \
+    if [ "$round" = threads ]; then
+        printf '%-6s %-22s threads: %s\n' "$load" "$name" "$(awk '{ cpu = $1; sub(/^ *[0-9.]+ s  /, ""); printf "%s%s %s s", (NR > 1 ? ", " : ""), $0, cpu }' "$dir/threads")"
+        return
+    fi
+    echo "$load,$name,$round,${kept:-0},$cpu,$(((ended - started) / 1000000)),$status" >> "$out/runs.csv"
+    printf '%-6s %-22s round %d: %6d steps kept, %5.2f s CPU, %s\n' "$load" "$name" "$round" "${kept:-0}" "$cpu" \
         "$status"
 }
 
@@ -150,7 +170,9 @@ trap stop_busy EXIT
 {
     echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$checkout" rev-parse --short HEAD)"
     echo "cores: $(nproc), load: $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "java: $("$java" -version 2>&1 | head -1) ${java_opts[*]}"
+    for jvm in "${jvm_names[@]}"; do
+        echo "jvm $jvm: ${jvms[$jvm]} ($(${jvms[$jvm]} -version 2>&1 | head -1))"
+    done
     echo "villas-node: $villas"
 } > "$out/machine.txt"
 echo "load,config,round,kept,cpu_s,wall_ms,status" > "$out/runs.csv"
@@ -159,9 +181,15 @@ for load in $loads; do
         sh -c 'while :; do :; done' & busy_pid=$!
         sleep 1
     fi
-    for round in $(seq 1 "$rounds"); do
+    for round in $(seq 1 "$rounds") threads; do
         for config in $configs; do
-            run_one "$load" "$config" "$round"
+            if [[ $config = villas-* ]]; then
+                run_one "$load" "$config" "$round" "${jvm_names[0]}"
+                continue
+            fi
+            for jvm in "${jvm_names[@]}"; do
+                run_one "$load" "$config" "$round" "$jvm"
+            done
         done
     done
     stop_busy
@@ -177,12 +205,14 @@ awk -F, -v limit="$limit" '
         return count % 2 ? v[(count + 1) / 2] : (v[count / 2] + v[count / 2 + 1]) / 2
     }
     END {
-        print "| load | config | runs | steps kept, median (of " limit ") | vs ibex-file | CPU s, median | CPU s per 100,000 kept | failed runs |"
+        print "| load | config | runs | steps kept, median (of " limit ") | vs signal -> file of the same runner | CPU s, median | CPU s per 100,000 kept | failed runs |"
         print "|---|---|---|---|---|---|---|---|"
         for (i = 1; i <= keys; i++) {
             key = order[i]; split(key, part, ",")
             k = median(kept, key, n[key]); c = median(cpu, key, n[key])
-            base = median(kept, part[1] ",ibex-file", n[part[1] ",ibex-file"])
+            at = index(part[2], "@"); suffix = at ? substr(part[2], at) : ""
+            basekey = part[1] "," (part[2] ~ /^villas-/ ? "villas-file" : "ibex-file" suffix)
+            base = median(kept, basekey, n[basekey])
             printf "| %s | %s | %d | %d | %s | %.2f | %s | %d |\n", part[1], part[2], n[key], k,
                 (base > 0 ? sprintf("%.1f %%", 100 * k / base) : "-"), c, (k > 0 ? sprintf("%.2f", c * 100000 / k) : "-"),
                 bad[key]

@@ -5,15 +5,27 @@ import io.ibex.transport.config.IdleKind;
 import io.ibex.transport.sample.SampleClock;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import org.agrona.concurrent.SystemNanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * {@code ibex node CONFIG}: runs a VILLAS config (libconfig or JSON) as {@code villas node CONFIG} does: its nodes,
@@ -28,6 +40,10 @@ import java.util.concurrent.Callable;
         "--duration passes or SIGINT/SIGTERM arrives; then print a summary.")
 public final class NodeCommand implements Callable<Integer>
 {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeCommand.class);
+    private static final long COMPILER_QUIET_MILLIS = 100;
+    private static final long COMPILER_WAIT_MILLIS = 3000;
+    private static final long COMPILER_POLL_MILLIS = 10;
     private static final Duration TERMINAL_STATUS_INTERVAL = Duration.ofSeconds(1);
     private static final Duration LOG_STATUS_INTERVAL = Duration.ofSeconds(5);
 
@@ -59,6 +75,18 @@ public final class NodeCommand implements Callable<Integer>
             "(default: ${DEFAULT-VALUE}).")
     private String idleStrategy;
 
+    @Option(names = "--warm-up", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "500ms",
+        description = "Before the run, run its paths this long with stand-ins for the infiniband nodes and file " +
+            "outputs that discard, so that the JIT has compiled the paths' code when the clocks start; 0 for " +
+            "none (default: ${DEFAULT-VALUE}).")
+    private Duration warmUp;
+
+    @Option(names = "--jit", paramLabel = "MODE", defaultValue = "auto",
+        description = "Which compilers run the paths' code: c1 (quick; C2 compiles for seconds on the cores the " +
+            "paths need), tiered (C1 and C2, the JVM's default) or auto: c1 when the machine has fewer free cores " +
+            "than paths plus one (default: ${DEFAULT-VALUE}).")
+    private String jit;
+
     @Option(names = "--threads", paramLabel = "HOW", defaultValue = "auto",
         description = "How the paths are spread over threads: per-path, shared (one for all) or auto: a thread per " +
             "path when the machine has a free core per path and one more, else shared (default: ${DEFAULT-VALUE}).")
@@ -77,14 +105,17 @@ public final class NodeCommand implements Callable<Integer>
     {
         final IdleKind idle = IdleKind.fromConfigName(idleStrategy);
         final PathThreads pathThreads = PathThreads.fromOptionName(threads);
+        final JitMode jitMode = JitMode.fromOptionName(jit);
         final boolean terminal = System.console() != null;
         final NodeContext context = new NodeContext(Path.of("").toAbsolutePath(), new SampleClock(),
             SystemNanoClock.INSTANCE);
         try (RunConfig config = RunConfig.read(configFile, context, NodeTypes.standard()))
         {
+            warmUp(context, idle, pathThreads, jitMode);
             final Duration status = statusInterval != null ? statusInterval : config.statusInterval() != null ?
                 config.statusInterval() : terminal ? TERMINAL_STATUS_INTERVAL : LOG_STATUS_INTERVAL;
-            final RunOptions options = new RunOptions(duration, status, linger, connectTimeout, idle, pathThreads);
+            final RunOptions options = new RunOptions(duration, status, linger, connectTimeout, idle, pathThreads,
+                jitMode);
             final Runner runner = new Runner(config, options, spec.commandLine().getOut(),
                 terminal ? spec.commandLine().getErr() : null);
             final ShutdownSignalBarrier signals = new ShutdownSignalBarrier();
@@ -105,5 +136,85 @@ public final class NodeCommand implements Callable<Integer>
             }
         }
         return 0;
+    }
+
+    /**
+     * Runs the config for {@code --warm-up} with {@link NodeTypes#warmUp()} (relative files in a temporary
+     * directory, deleted after), printing nothing; a failure there is left for the real run to report.
+     */
+    private void warmUp(final NodeContext context, final IdleKind idle, final PathThreads pathThreads,
+        final JitMode jitMode)
+    {
+        if (warmUp.isZero() || warmUp.isNegative())
+        {
+            return;
+        }
+        Path scratch = null;
+        try
+        {
+            scratch = Files.createTempDirectory("ibex-warm-up");
+            final NodeContext scratchContext = new NodeContext(scratch, context.clock(), context.pacingClock());
+            try (RunConfig config = RunConfig.read(configFile, scratchContext, NodeTypes.warmUp()))
+            {
+                new Runner(config, new RunOptions(warmUp, Duration.ZERO, Duration.ZERO, connectTimeout, idle,
+                    pathThreads, jitMode), new PrintWriter(Writer.nullWriter()), null).run();
+            }
+            awaitQuietCompiler();
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            LOG.debug("warm-up failed; the run goes on", ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        finally
+        {
+            deleteTree(scratch);
+        }
+    }
+
+    /**
+     * Waits until the JIT compiled nothing for {@link #COMPILER_QUIET_MILLIS} (it goes on compiling what the warm-up
+     * made hot, on the cores the run needs), at most {@link #COMPILER_WAIT_MILLIS}.
+     */
+    private static void awaitQuietCompiler() throws InterruptedException
+    {
+        final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+        if (compiler == null || !compiler.isCompilationTimeMonitoringSupported())
+        {
+            return;
+        }
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(COMPILER_WAIT_MILLIS);
+        long last = compiler.getTotalCompilationTime();
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() - deadline < 0 &&
+            System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(COMPILER_QUIET_MILLIS))
+        {
+            Thread.sleep(COMPILER_POLL_MILLIS);
+            final long now = compiler.getTotalCompilationTime();
+            if (now != last)
+            {
+                last = now;
+                quietSince = System.nanoTime();
+            }
+        }
+    }
+
+    private static void deleteTree(final Path root)
+    {
+        if (root == null)
+        {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root))
+        {
+            paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+        }
+        catch (final IOException | UncheckedIOException ex)
+        {
+            LOG.warn("cannot delete the warm-up's directory {}: {}", root, ex.toString());
+        }
     }
 }

@@ -32,6 +32,17 @@ public final class NodeTypes
     }
 
     /**
+     * @return the types of ibex as the warm-up runs them: signal nodes as they are, file outputs that discard
+     *         what they format, and infiniband nodes that send through a pair of channels of their own instead of
+     *         to their peer.
+     */
+    public static NodeTypes warmUp()
+    {
+        return new NodeTypes(Map.of("file", FileNode.DISCARDING_FACTORY, "infiniband", InfinibandNode.WARM_UP_FACTORY,
+            "signal", SignalNode.FACTORY));
+    }
+
+    /**
      * @param type a node's {@code type}.
      * @return its factory, or null if the type is not supported.
      */

@@ -15,9 +15,10 @@ import java.util.Objects;
  * @param connectTimeout how long the infiniband sources may take to connect before the paths start.
  * @param idle           how the path threads wait when they have nothing to do.
  * @param threads        how the paths are spread over threads.
+ * @param jit            which compilers the JVM uses from the run on.
  */
 public record RunOptions(Duration duration, Duration statusInterval, Duration linger, Duration connectTimeout,
-    IdleKind idle, PathThreads threads)
+    IdleKind idle, PathThreads threads, JitMode jit)
 {
     /**
      * Checks the fields.
@@ -29,6 +30,7 @@ public record RunOptions(Duration duration, Duration statusInterval, Duration li
      * @param connectTimeout how long the infiniband sources may take to connect before the paths start.
      * @param idle           how the path threads wait when they have nothing to do.
      * @param threads        how the paths are spread over threads.
+     * @param jit            which compilers the JVM uses from the run on.
      */
     public RunOptions
     {
@@ -37,5 +39,6 @@ public record RunOptions(Duration duration, Duration statusInterval, Duration li
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(idle, "idle");
         Objects.requireNonNull(threads, "threads");
+        Objects.requireNonNull(jit, "jit");
     }
 }

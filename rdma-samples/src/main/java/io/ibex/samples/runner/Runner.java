@@ -123,9 +123,16 @@ public final class Runner
             }
             final double freeCores = FreeCores.measure();
             final boolean shared = shared(agents, freeCores);
-            threading = String.format(Locale.ROOT, "%s on %s (--threads %s; %.1f of %d cores free)",
+            final boolean c1 = options.jit().c1Only(agents.size(), freeCores);
+            final String jitProblem = c1 ? JitMode.applyC1Only() : null;
+            if (jitProblem != null)
+            {
+                LOG.warn("--jit {}: C2 stays on: {}", options.jit().optionName(), jitProblem);
+            }
+            threading = String.format(Locale.ROOT, "%s on %s, %s (--threads %s, --jit %s; %.1f of %d cores free)",
                 agents.size() == 1 ? "1 path" : agents.size() + " paths", shared ? "one thread" : "a thread each",
-                options.threads().optionName(), freeCores, Runtime.getRuntime().availableProcessors());
+                c1 && jitProblem == null ? "C1 only" : "C1 and C2", options.threads().optionName(),
+                options.jit().optionName(), freeCores, Runtime.getRuntime().availableProcessors());
             LOG.info("{}", threading);
             startNodes(used, startedNodes);
             final long start = System.nanoTime();

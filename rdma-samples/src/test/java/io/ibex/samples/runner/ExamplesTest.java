@@ -106,7 +106,7 @@ class ExamplesTest
     private static RunOptions options()
     {
         return new RunOptions(null, Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(10), IdleKind.YIELDING,
-            PathThreads.AUTO);
+            PathThreads.AUTO, JitMode.TIERED);
     }
 
     private static Node node(final RunConfig config, final String name)

@@ -115,7 +115,7 @@ class InfinibandNodeTest
             {
                 final NodeException failure = assertThrows(NodeException.class,
                     () -> new Runner(config, new RunOptions(null, Duration.ZERO, Duration.ofMillis(100),
-                        Duration.ofMillis(500), IdleKind.YIELDING, PathThreads.AUTO), new PrintWriter(out, true), null).run());
+                        Duration.ofMillis(500), IdleKind.YIELDING, PathThreads.AUTO, JitMode.TIERED), new PrintWriter(out, true), null).run());
                 assertEquals("node 'ib_source': no connection to 127.0.0.1:" + targetPort + " within 500 ms" +
                     (fallback ? "; it fell back to listening on 127.0.0.1:" + sourcePort + " (out.use_fallback)" : ""),
                     failure.getMessage());
@@ -131,7 +131,7 @@ class InfinibandNodeTest
     private static RunOptions options(final Duration duration)
     {
         return new RunOptions(duration, Duration.ZERO, Duration.ofMillis(300), Duration.ofSeconds(10),
-            IdleKind.YIELDING, PathThreads.AUTO);
+            IdleKind.YIELDING, PathThreads.AUTO, JitMode.TIERED);
     }
 
     private void run(final RunConfig config, final Duration duration)

@@ -79,15 +79,15 @@ class RunnerTest
             """))
         {
             run(config, new RunOptions(null, Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(5),
-                IdleKind.YIELDING, threads));
+                IdleKind.YIELDING, threads, JitMode.TIERED));
             assertEquals(LongStream.range(0, 5000).boxed().toList(), collector(config, "slow").sequences());
             assertEquals(LongStream.range(0, 3000).boxed().toList(), collector(config, "fast").sequences());
         }
         final String summary = out.toString();
-        final String shared = "  2 paths on one thread (--threads " + threads.optionName() + "; ";
-        final String perPath = "  2 paths on a thread each (--threads " + threads.optionName() + "; ";
+        final String shared = "  2 paths on one thread, C1 and C2 (--threads " + threads.optionName() + ", ";
+        final String perPath = "  2 paths on a thread each, C1 and C2 (--threads " + threads.optionName() + ", ";
         assertTrue(summary.contains(threads == PathThreads.SHARED ? shared : threads == PathThreads.PER_PATH ?
-            perPath : "--threads auto; "), summary);
+            perPath : "(--threads auto, --jit tiered; "), summary);
         assertTrue(summary.contains("  path 2 (two -> fast): read 3000, wrote 3000 to fast"), summary);
     }
 
@@ -110,7 +110,8 @@ class RunnerTest
             assertEquals("0", collector(config, "first").writerCpus(), "the top level's affinity");
             assertEquals(Integer.toString(last), collector(config, "second").writerCpus(), "the path's own");
         }
-        assertTrue(out.toString().contains("  2 paths on a thread each (--threads auto; "), out.toString());
+        assertTrue(out.toString().contains("  2 paths on a thread each, C1 and C2 (--threads auto, --jit tiered; "),
+            out.toString());
     }
 
     @Test
@@ -128,7 +129,7 @@ class RunnerTest
         {
             final RunException failure = assertThrows(RunException.class, () -> run(config,
                 new RunOptions(null, Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(5), IdleKind.YIELDING,
-                    PathThreads.SHARED)));
+                    PathThreads.SHARED, JitMode.TIERED)));
             assertTrue(failure.getMessage().endsWith("run.conf: --threads shared runs every path on one thread, " +
                 "but the paths ask for different affinity or priority: use --threads per-path"), failure.getMessage());
         }
@@ -245,7 +246,7 @@ class RunnerTest
             """))
         {
             new Runner(config, new RunOptions(Duration.ofMillis(300), Duration.ofMillis(50), Duration.ofMillis(100),
-                Duration.ofSeconds(5), IdleKind.YIELDING, PathThreads.AUTO), new PrintWriter(out, true),
+                Duration.ofSeconds(5), IdleKind.YIELDING, PathThreads.AUTO, JitMode.TIERED), new PrintWriter(out, true),
                 new PrintWriter(terminal))
                 .run();
         }
@@ -274,7 +275,7 @@ class RunnerTest
     private static RunOptions options(final Duration duration)
     {
         return new RunOptions(duration, Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(5),
-            IdleKind.YIELDING, PathThreads.AUTO);
+            IdleKind.YIELDING, PathThreads.AUTO, JitMode.TIERED);
     }
 
     private void run(final RunConfig config, final RunOptions options)

@@ -8,6 +8,8 @@ import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SignalList;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.AccessDeniedException;
@@ -45,6 +47,9 @@ public final class FileNode implements Node
     public static final String TYPE = "file";
     /** Builds file nodes from their settings. */
     public static final NodeFactory FACTORY = FileNode::create;
+    /** Builds file nodes whose outputs format every sample and discard the text: for the warm-up. */
+    public static final NodeFactory DISCARDING_FACTORY = (name, settings, context) ->
+        create(name, settings, context, (path) -> Channels.newChannel(OutputStream.nullOutputStream()));
     /** Opens an output as VILLAS's {@code "a+"}: created if missing, appended to. */
     private static final Opener APPEND = (path) -> FileChannel.open(path, StandardOpenOption.CREATE,
         StandardOpenOption.WRITE, StandardOpenOption.APPEND);

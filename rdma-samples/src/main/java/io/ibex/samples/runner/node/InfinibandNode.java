@@ -8,14 +8,20 @@ import io.ibex.transport.config.IdleKind;
 import io.ibex.transport.config.internal.ChannelConfigs;
 import io.ibex.transport.config.internal.ConfigGroup;
 import io.ibex.transport.config.internal.ConfigValue;
+import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SignalList;
 import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;
 import io.ibex.transport.stats.Metric;
 import io.ibex.transport.stats.MetricSnapshot;
 import io.ibex.transport.stats.StatsSnapshot;
+import org.agrona.CloseHelper;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -30,22 +36,41 @@ public final class InfinibandNode implements Node
 {
     /** Builds infiniband nodes: binds and checks their settings as {@link ChannelConfig} does. */
     public static final NodeFactory FACTORY = InfinibandNode::create;
+    /**
+     * Builds infiniband nodes for the warm-up: each talks to a peer channel of its own on free ports of its
+     * in.address's host, not to the configured peer, through the same code a real node runs (one class at every
+     * call site, so that the JIT's profile of the warm-up holds for the run). Written to, such a node drains its
+     * peer; read, it has its peer send a sample first.
+     */
+    public static final NodeFactory WARM_UP_FACTORY = (name, settings, context) -> create(name, settings, true);
 
     private final ChannelConfig config;
     private final SampleChannel channel;
     private final SampleBatch received;
     private final SampleBatch claimed;
+    /** The warm-up's own peer, null in a run. */
+    private final SampleChannel warmUpPeer;
+    private final SampleBatch warmUpBatch;
     private int nextReceived;
+    private long warmUpSequence;
 
-    private InfinibandNode(final ChannelConfig config)
+    private InfinibandNode(final ChannelConfig config, final ChannelConfig warmUpPeer)
     {
         this.config = config;
         this.channel = SampleChannel.create().parse(config).check();
         this.received = new SampleBatch(config.inVectorize());
         this.claimed = new SampleBatch(config.outVectorize());
+        this.warmUpPeer = warmUpPeer == null ? null : SampleChannel.create().parse(warmUpPeer).check();
+        this.warmUpBatch = warmUpPeer == null ? null : new SampleBatch(Math.max(config.inVectorize(),
+            config.outVectorize()));
     }
 
     private static ConfiguredNode create(final String name, final ConfigGroup settings, final NodeContext context)
+    {
+        return create(name, settings, false);
+    }
+
+    private static ConfiguredNode create(final String name, final ConfigGroup settings, final boolean warmUp)
     {
         final ChannelConfig config = ChannelConfigs.fromGroup(name, settings).check();
         final ConfigValue nodeHooks = ChannelConfigs.hooks(config);
@@ -65,7 +90,38 @@ public final class InfinibandNode implements Node
             throw new ConfigException(nodeHooks.location(), "hooks: node '" + name + "' has in.hooks and " +
                 "out.hooks already: give its hooks in those");
         }
-        return new ConfiguredNode(new InfinibandNode(config), inHooks, outHooks);
+        return new ConfiguredNode(warmUp ? warmUpNode(config) : new InfinibandNode(config, null), inHooks, outHooks);
+    }
+
+    /** @return the node as the warm-up runs it: a source to a target of its own, or a target of a source of its own. */
+    private static InfinibandNode warmUpNode(final ChannelConfig config)
+    {
+        final InetAddress host = config.inAddress().getAddress();
+        final InetSocketAddress targetAddress = new InetSocketAddress(host, freePort(host));
+        final InetSocketAddress sourceAddress = new InetSocketAddress(host, freePort(host));
+        final ChannelConfig target = config.toBuilder().inAddress(targetAddress)
+            .outAddress((InetSocketAddress)null).build().check();
+        final ChannelConfig source = config.toBuilder().inAddress(sourceAddress).outAddress(targetAddress).build()
+            .check();
+        return config.isSource() ? new InfinibandNode(source, rename(target, "-warm-up-peer")) :
+            new InfinibandNode(target, rename(source, "-warm-up-peer"));
+    }
+
+    private static ChannelConfig rename(final ChannelConfig config, final String suffix)
+    {
+        return config.toBuilder().name(config.name() + suffix).build().check();
+    }
+
+    private static int freePort(final InetAddress host)
+    {
+        try (ServerSocket socket = new ServerSocket(0, 1, host))
+        {
+            return socket.getLocalPort();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("no free port on " + host + " for the warm-up", ex);
+        }
     }
 
     @Override
@@ -127,7 +183,15 @@ public final class InfinibandNode implements Node
     {
         try
         {
+            if (warmUpPeer != null && isSource())
+            {
+                warmUpPeer.start();
+            }
             channel.start();
+            if (warmUpPeer != null && !isSource())
+            {
+                warmUpPeer.start();
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -173,6 +237,10 @@ public final class InfinibandNode implements Node
     {
         try
         {
+            if (warmUpPeer != null)
+            {
+                sendFromWarmUpPeer();
+            }
             if (nextReceived == received.size())
             {
                 nextReceived = 0;
@@ -214,11 +282,39 @@ public final class InfinibandNode implements Node
             }
             final int taken = claimedCount == 0 ? 0 : channel.write(claimed);
             channel.release(claimed); // what it did not take the path offers again, and it is copied again
+            if (warmUpPeer != null)
+            {
+                drainWarmUpPeer();
+            }
             return taken;
         }
         catch (final RuntimeException ex)
         {
             throw failed(ex);
+        }
+    }
+
+    private void sendFromWarmUpPeer()
+    {
+        if (warmUpPeer.claim(warmUpBatch, 1) == 1)
+        {
+            final Sample sample = warmUpBatch.get(0);
+            sample.flags(Sample.HAS_SEQUENCE | Sample.HAS_DATA).sequence(warmUpSequence++)
+                .length(config.signals().size());
+            for (int i = 0; i < sample.length(); i++)
+            {
+                sample.floatValue(i, i);
+            }
+            warmUpPeer.write(warmUpBatch);
+        }
+        warmUpPeer.release(warmUpBatch);
+    }
+
+    private void drainWarmUpPeer()
+    {
+        while (warmUpPeer.read(warmUpBatch) > 0)
+        {
+            warmUpPeer.release(warmUpBatch);
         }
     }
 
@@ -228,6 +324,10 @@ public final class InfinibandNode implements Node
         channel.release(received);
         nextReceived = 0;
         channel.stop();
+        if (warmUpPeer != null)
+        {
+            warmUpPeer.stop();
+        }
     }
 
     @Override
@@ -256,7 +356,7 @@ public final class InfinibandNode implements Node
     @Override
     public void close()
     {
-        channel.close();
+        CloseHelper.closeAll(channel, warmUpPeer);
     }
 
     private String peer()
