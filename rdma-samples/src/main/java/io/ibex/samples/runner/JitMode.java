@@ -17,7 +17,7 @@ public enum JitMode
 {
     /** C1 alone when the machine has fewer free cores than paths plus one (as {@link PathThreads#AUTO}), else both. */
     AUTO,
-    /** C1 alone from the run on: what C2 has not compiled yet, C1 compiles once more without profiling. */
+    /** C1 alone from the run on (after the warm-up): what C2 has not compiled yet, C1 compiles once more. */
     C1,
     /** Both compilers, as the JVM was started. */
     TIERED;

@@ -111,7 +111,7 @@ public final class NodeCommand implements Callable<Integer>
             SystemNanoClock.INSTANCE);
         try (RunConfig config = RunConfig.read(configFile, context, NodeTypes.standard()))
         {
-            warmUp(context, idle, pathThreads, jitMode);
+            warmUp(context, idle, pathThreads);
             final Duration status = statusInterval != null ? statusInterval : config.statusInterval() != null ?
                 config.statusInterval() : terminal ? TERMINAL_STATUS_INTERVAL : LOG_STATUS_INTERVAL;
             final RunOptions options = new RunOptions(duration, status, linger, connectTimeout, idle, pathThreads,
@@ -140,10 +140,11 @@ public final class NodeCommand implements Callable<Integer>
 
     /**
      * Runs the config for {@code --warm-up} with {@link NodeTypes#warmUp()} (relative files in a temporary
-     * directory, deleted after), printing nothing; a failure there is left for the real run to report.
+     * directory, deleted after), printing nothing; a failure there is left for the real run to report. The warm-up
+     * runs with both compilers, whatever {@code --jit} says: what C2 compiles before the run stays, and
+     * {@code --jit} keeps C2 from compiling during it.
      */
-    private void warmUp(final NodeContext context, final IdleKind idle, final PathThreads pathThreads,
-        final JitMode jitMode)
+    private void warmUp(final NodeContext context, final IdleKind idle, final PathThreads pathThreads)
     {
         if (warmUp.isZero() || warmUp.isNegative())
         {
@@ -157,7 +158,7 @@ public final class NodeCommand implements Callable<Integer>
             try (RunConfig config = RunConfig.read(configFile, scratchContext, NodeTypes.warmUp()))
             {
                 new Runner(config, new RunOptions(warmUp, Duration.ZERO, Duration.ZERO, connectTimeout, idle,
-                    pathThreads, jitMode), new PrintWriter(Writer.nullWriter()), null).run();
+                    pathThreads, JitMode.TIERED), new PrintWriter(Writer.nullWriter()), null).run();
             }
             awaitQuietCompiler();
         }

@@ -3,6 +3,7 @@ package io.ibex.samples.runner;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -25,20 +26,23 @@ final class PacedIdleStrategy implements IdleStrategy
     private final boolean busySpin;
     private final boolean parksBetweenSteps;
     private final LongSupplier nanosUntilDue;
+    private final LongConsumer park;
 
     /**
      * @param polling           how the thread waits without a step due soon, unless it parks between steps.
      * @param busySpin          whether it spins, not yields, within the lead of a step.
      * @param parksBetweenSteps whether it parks until the lead of the next step: when no input must be polled.
      * @param nanosUntilDue     the earliest of its inputs' {@link io.ibex.samples.runner.node.Node#nanosUntilDue}.
+     * @param park              parks the thread for so many nanoseconds ({@link LockSupport#parkNanos(long)}).
      */
     PacedIdleStrategy(final IdleStrategy polling, final boolean busySpin, final boolean parksBetweenSteps,
-        final LongSupplier nanosUntilDue)
+        final LongSupplier nanosUntilDue, final LongConsumer park)
     {
         this.polling = polling;
         this.busySpin = busySpin;
         this.parksBetweenSteps = parksBetweenSteps;
         this.nanosUntilDue = nanosUntilDue;
+        this.park = park;
     }
 
     @Override
@@ -60,7 +64,7 @@ final class PacedIdleStrategy implements IdleStrategy
         }
         else if (parksBetweenSteps && due != Long.MAX_VALUE)
         {
-            LockSupport.parkNanos(Math.min(due - PARK_LEAD_NANOS, MAX_PARK_NANOS));
+            park.accept(Math.min(due - PARK_LEAD_NANOS, MAX_PARK_NANOS));
         }
         else
         {

@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -281,7 +282,7 @@ public final class Runner
             idle = idle == null || kind.ordinal() < idle.ordinal() ? kind : idle;
         }
         final IdleStrategy strategy = new PacedIdleStrategy(idle.newStrategy(), idle == IdleKind.BUSY_SPIN,
-            !polled && idle != IdleKind.BUSY_SPIN, () -> earliestDue(inputs));
+            !polled && idle != IdleKind.BUSY_SPIN, () -> earliestDue(inputs), LockSupport::parkNanos);
         final Agent agent = paths.size() == 1 ? paths.get(0) : new CompositeAgent(paths);
         final AgentRunner runner = new AgentRunner(strategy, this::pathFailed, null, agent);
         runners.add(runner);
