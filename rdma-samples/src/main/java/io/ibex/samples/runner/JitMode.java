@@ -9,9 +9,9 @@ import javax.management.JMException;
 import javax.management.ObjectName;
 
 /**
- * Which of HotSpot's compilers a run uses ({@code --jit}). C2 compiles a path's code for a second or two of a
- * core after the run starts; where the machine has no core to spare, that core is the generator's, and the steps
- * are lost. C1 alone compiles in milliseconds, and its code keeps 100 kHz.
+ * Which of HotSpot's compilers a run uses ({@code --jit}). C2 compiles a path's code on a core of its own after the
+ * run starts; where the machine has no core to spare, that core is the generator's, and the steps are lost. C1
+ * compiles quickly, and its code keeps 100 kHz.
  */
 public enum JitMode
 {
@@ -85,13 +85,6 @@ public enum JitMode
      */
     public static JitMode fromOptionName(final String text)
     {
-        for (final JitMode value : values())
-        {
-            if (value.optionName().equalsIgnoreCase(text))
-            {
-                return value;
-            }
-        }
-        throw new IllegalArgumentException("\"" + text + "\" is not one of auto, c1, tiered");
+        return OptionNames.parse(values(), text, JitMode::optionName);
     }
 }

@@ -76,9 +76,9 @@ public final class NodeCommand implements Callable<Integer>
     private String idleStrategy;
 
     @Option(names = "--warm-up", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "500ms",
-        description = "Before the run, run its paths this long with stand-ins for the infiniband nodes and file " +
-            "outputs that discard, so that the JIT has compiled the paths' code when the clocks start; 0 for " +
-            "none (default: ${DEFAULT-VALUE}).")
+        description = "Before the run, run its paths this long with file outputs that discard and infiniband " +
+            "nodes that talk to peers of their own, so that the JIT has compiled the paths' code when the clocks " +
+            "start; 0 for none (default: ${DEFAULT-VALUE}).")
     private Duration warmUp;
 
     @Option(names = "--jit", paramLabel = "MODE", defaultValue = "auto",

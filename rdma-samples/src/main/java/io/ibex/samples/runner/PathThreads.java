@@ -1,8 +1,6 @@
 package io.ibex.samples.runner;
 
-import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * How a run spreads its paths over threads ({@code --threads}).
@@ -48,14 +46,6 @@ public enum PathThreads
      */
     public static PathThreads fromOptionName(final String text)
     {
-        for (final PathThreads value : values())
-        {
-            if (value.optionName().equalsIgnoreCase(text))
-            {
-                return value;
-            }
-        }
-        throw new IllegalArgumentException("\"" + text + "\" is not one of " +
-            Arrays.stream(values()).map(PathThreads::optionName).collect(Collectors.joining(", ")));
+        return OptionNames.parse(values(), text, PathThreads::optionName);
     }
 }
