@@ -13,6 +13,9 @@ package io.ibex.rdma.verbs;
  */
 public interface QueuePair extends RdmaResource
 {
+    /** Length of a link token in bytes: see {@link #bindLinkToken(byte[])}. */
+    int LINK_TOKEN_LENGTH = 16;
+
     /** @return the QP number. */
     int qpNum();
 
@@ -66,4 +69,23 @@ public interface QueuePair extends RdmaResource
      * @throws PostException naming the errno and the first request not posted.
      */
     void postRecv(ReceiveWorkRequest wr);
+
+    /**
+     * Binds a secret that its peer binds too to this QP's next connection, for a QP connected by {@link #modify}
+     * alone (out of band, as UC always is; rdma_cm binds one itself). The soft provider, which makes the link
+     * between two QPs itself, then attaches no link whose peer does not present the same token; on hardware the
+     * fabric carries the packets and the token is not used. Not a verbs call. Call before RTR.
+     *
+     * @param token {@link #LINK_TOKEN_LENGTH} random bytes, drawn for this connection and shared with the peer
+     *              over a channel an attacker cannot read.
+     * @throws IllegalArgumentException if the token has another length.
+     */
+    default void bindLinkToken(final byte[] token)
+    {
+        if (token.length != LINK_TOKEN_LENGTH)
+        {
+            throw new IllegalArgumentException("a link token has " + LINK_TOKEN_LENGTH + " bytes, not " +
+                token.length);
+        }
+    }
 }

@@ -98,8 +98,10 @@ final class ChannelConnector implements Runnable
     private final ThrottledWarning unproven;
     /** Proves the shared secret both ways in rdma_cm's private data; null without secret_file. */
     private final ConnectProof proof;
-    /** Where the proof goes in the private data: after the UC endpoint on UC. */
-    private final int proofOffset;
+    /** Where the proof goes in a request's private data: after the UC endpoint on UC. */
+    private final int requestProofOffset;
+    /** Where the proof goes in a reply's private data: after the UC endpoint and its link token on UC. */
+    private final int replyProofOffset;
     /** The private data of the connect in flight, whose proof the target's reply must answer. */
     private byte[] requestData;
     private final ThrottledWarning pushedOut;
@@ -135,7 +137,8 @@ final class ChannelConnector implements Runnable
             "not prove it knows the secret of secret_file");
         final SharedSecret secret = SharedSecret.of(config);
         this.proof = secret != null ? new ConnectProof(secret, SystemEpochClock.INSTANCE) : null;
-        this.proofOffset = qpType == QpType.UC ? UcEndpoint.LENGTH : 0;
+        this.requestProofOffset = qpType == QpType.UC ? UcEndpoint.LENGTH : 0;
+        this.replyProofOffset = qpType == QpType.UC ? UcEndpoint.REPLY_LENGTH : 0;
         this.pushedOut = new ThrottledWarning(LOG, config.name(), "more than " + Admission.SLOTS + " connections " +
             "were being set up at once, so the oldest made room for a newer request (the latest: {}); a flood of " +
             "half-open connections looks like this");
@@ -394,26 +397,28 @@ final class ChannelConnector implements Runnable
         {
             attachReceives(requested);
         }
-        requestData = withProof(requested.ucLocal(), ConnectProofDescriptor.REQUEST_LENGTH);
+        requestData = withProof(requested.ucLocal() != null ? requested.ucLocal().encode() : null,
+            ConnectProofDescriptor.REQUEST_LENGTH);
         if (proof != null)
         {
-            proof.writeRequest(config.outAddress(), requestData, proofOffset);
+            proof.writeRequest(config.outAddress(), requestData, requestProofOffset);
         }
         id.connect(ConnParam.of(requestData));
     }
 
     /**
+     * @param endpoint the UC endpoint's private data (UC), or null.
      * @return the private data of a connect or an accept: the UC endpoint (UC), then room for a proof of this
      *     length when there is a secret; null if that is nothing.
      */
-    private byte[] withProof(final UcEndpoint ucLocal, final int proofLength)
+    private byte[] withProof(final byte[] endpoint, final int proofLength)
     {
-        final byte[] endpoint = ucLocal != null ? ucLocal.encode() : null;
         if (proof == null)
         {
             return endpoint;
         }
-        return Arrays.copyOf(endpoint != null ? endpoint : new byte[0], proofOffset + proofLength);
+        final byte[] head = endpoint != null ? endpoint : new byte[0];
+        return Arrays.copyOf(head, head.length + proofLength);
     }
 
     private void onEstablished(final CmEvent event)
@@ -424,7 +429,7 @@ final class ChannelConnector implements Runnable
             requested = null;
             connecting = null;
             final String unprovenTarget = proof != null ?
-                proof.checkReply(requestData, proofOffset, event.privateData(), proofOffset) : null;
+                proof.checkReply(requestData, requestProofOffset, event.privateData(), replyProofOffset) : null;
             if (unprovenTarget != null)
             {
                 LOG.warn("{}: dropping {}: {}", config.name(), connection, unprovenTarget);
@@ -520,7 +525,7 @@ final class ChannelConnector implements Runnable
     {
         final CmId child = event.id();
         final String unprovenSource = proof != null ?
-            proof.checkRequest(child.localAddress(), event.privateData(), proofOffset) : null;
+            proof.checkRequest(child.localAddress(), event.privateData(), requestProofOffset) : null;
         if (unprovenSource != null)
         {
             unproven.warn("from " + child.remoteAddress() + ": " + unprovenSource);
@@ -544,13 +549,14 @@ final class ChannelConnector implements Runnable
             pushOut(admission.oldest());
         }
         final Connection connection;
+        final byte[] linkToken = qpType == QpType.UC ? UcEndpoint.newLinkToken() : null;
         try
         {
             final UcEndpoint peer = qpType == QpType.UC ? UcEndpoint.decode(event.privateData()) : null;
             connection = newConnectionOrFail(child, false);
             if (connection != null && peer != null)
             {
-                connectOrClose(peer, connection);
+                connectOrClose(peer, connection, linkToken);
             }
         }
         catch (final RuntimeException ex)
@@ -576,10 +582,11 @@ final class ChannelConnector implements Runnable
         {
             admission.add(connection, System.nanoTime());
         }
-        final byte[] reply = withProof(connection.ucLocal(), ConnectProofDescriptor.REPLY_LENGTH);
+        final byte[] reply = withProof(linkToken != null ? connection.ucLocal().encodeReply(linkToken) : null,
+            ConnectProofDescriptor.REPLY_LENGTH);
         if (proof != null)
         {
-            proof.writeReply(event.privateData(), proofOffset, reply, proofOffset);
+            proof.writeReply(event.privateData(), requestProofOffset, reply, replyProofOffset);
         }
         connection.id().accept(ConnParam.of(reply));
         tuneRnr(connection);
@@ -843,11 +850,11 @@ final class ChannelConnector implements Runnable
         return qp;
     }
 
-    private void connectOrClose(final UcEndpoint peer, final Connection connection)
+    private void connectOrClose(final UcEndpoint peer, final Connection connection, final byte[] linkToken)
     {
         try
         {
-            peer.connect(connection.qp(), connection.ucLocal(), pd.context());
+            peer.connect(connection.qp(), connection.ucLocal(), linkToken, pd.context());
         }
         catch (final RuntimeException ex)
         {
@@ -861,7 +868,8 @@ final class ChannelConnector implements Runnable
     {
         try
         {
-            UcEndpoint.decode(privateData).connect(connection.qp(), connection.ucLocal(), pd.context());
+            UcEndpoint.decode(privateData).connect(connection.qp(), connection.ucLocal(),
+                UcEndpoint.linkToken(privateData), pd.context());
             return true;
         }
         catch (final RuntimeException ex)

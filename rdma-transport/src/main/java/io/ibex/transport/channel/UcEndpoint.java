@@ -11,6 +11,8 @@ import io.ibex.rdma.verbs.QueuePair;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -18,14 +20,19 @@ import java.util.concurrent.ThreadLocalRandom;
  * queue pairs only (librdmacm's RDMA_PS_IB creates RC ids), so a UC channel connects an RC id for the
  * handshake and for hearing about disconnects, and moves its own UC queue pair through INIT, RTR and RTS with
  * what the peer sent, the way {@code ibv_uc_pingpong} does out of band: QP number, first PSN, LID and GID.
+ * The target's reply adds a link token it drew for the connection, which both ends bind to their UC queue pair
+ * ({@link QueuePair#bindLinkToken}), so that on the soft provider no other process can attach to it.
  * <p>
- * Layout (32 bytes, little-endian): magic "IBXU", QP number, PSN, LID (u16), 2 reserved, GID (16).
+ * Layout (32 bytes, little-endian): magic "IBXU", QP number, PSN, LID (u16), 2 reserved, GID (16); in the reply
+ * the link token (16) follows.
  */
 record UcEndpoint(int qpNum, int psn, int lid, Gid gid)
 {
     static final int PORT = 1;
     static final int LENGTH = 32;
+    static final int REPLY_LENGTH = LENGTH + QueuePair.LINK_TOKEN_LENGTH;
     private static final int MAGIC = 0x55584249;
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     /**
      * Describes a local UC queue pair with a random first PSN, on the port's GID for the channel's IP address
@@ -64,7 +71,7 @@ record UcEndpoint(int qpNum, int psn, int lid, Gid gid)
             Gid.of(gid));
     }
 
-    /** @return the private data describing this endpoint. */
+    /** @return the private data describing this endpoint, as a request carries it. */
     byte[] encode()
     {
         final ByteBuffer buffer = ByteBuffer.allocate(LENGTH).order(ByteOrder.LITTLE_ENDIAN);
@@ -73,14 +80,51 @@ record UcEndpoint(int qpNum, int psn, int lid, Gid gid)
     }
 
     /**
-     * Moves a local UC queue pair (in INIT) to RTS, sending to this peer.
-     *
-     * @param qp      the local queue pair.
-     * @param local   the local endpoint (its PSN is the first one sent).
-     * @param context the device.
+     * @param linkToken the connection's link token.
+     * @return the private data describing this endpoint and the token, as the target's reply carries them.
      */
-    void connect(final QueuePair qp, final UcEndpoint local, final Context context)
+    byte[] encodeReply(final byte[] linkToken)
     {
+        final byte[] reply = Arrays.copyOf(encode(), REPLY_LENGTH);
+        System.arraycopy(linkToken, 0, reply, LENGTH, linkToken.length);
+        return reply;
+    }
+
+    /** @return a new link token: {@link QueuePair#LINK_TOKEN_LENGTH} bytes of {@link SecureRandom}. */
+    static byte[] newLinkToken()
+    {
+        final byte[] token = new byte[QueuePair.LINK_TOKEN_LENGTH];
+        RANDOM.nextBytes(token);
+        return token;
+    }
+
+    /**
+     * @param reply the target's private data.
+     * @return the link token it carries.
+     * @throws ChannelException if it carries none or all zeros (a target of ibex before 0.2.0).
+     */
+    static byte[] linkToken(final byte[] reply)
+    {
+        final byte[] token = reply.length >= REPLY_LENGTH ? Arrays.copyOfRange(reply, LENGTH, REPLY_LENGTH) : null;
+        if (token == null || Arrays.equals(token, new byte[token.length]))
+        {
+            throw new ChannelException("the target's UC reply carries no link token: is it ibex 0.2.0 or later?");
+        }
+        return token;
+    }
+
+    /**
+     * Binds the connection's link token to a local UC queue pair (in INIT), then moves it to RTS, sending to this
+     * peer.
+     *
+     * @param qp        the local queue pair.
+     * @param local     the local endpoint (its PSN is the first one sent).
+     * @param linkToken the connection's link token.
+     * @param context   the device.
+     */
+    void connect(final QueuePair qp, final UcEndpoint local, final byte[] linkToken, final Context context)
+    {
+        qp.bindLinkToken(linkToken);
         final PortAttributes port = context.queryPort(PORT);
         final AhAttr peer = lid != 0 ? AhAttr.local(PORT, lid) :
             AhAttr.global(PORT, gid, gidIndex(context, port, local.gid));

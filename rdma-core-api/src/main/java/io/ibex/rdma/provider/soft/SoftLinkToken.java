@@ -11,14 +11,15 @@ import java.util.Arrays;
  * The secret that ties a connected QP's link to the connection-manager exchange that connected it. The passive side
  * draws it for each connection and sends it in the REP; both sides bind it to their QP before RTR; whichever side
  * opens the link sends it in the HELLO, and the other attaches no link whose HELLO lacks it. A QP connected by verbs
- * alone (out of band, as UC always is) has none bound: it takes HELLOs whose token is all zeros, as before tokens.
+ * alone (out of band, as UC always is) has none unless its user binds one ({@link QueuePair#bindLinkToken}): without
+ * one it takes HELLOs whose token is all zeros, as before tokens.
  * <p>
  * Not thread-safe: the owning QP's lock guards it.
  */
 public final class SoftLinkToken
 {
     /** Length of a token in bytes. */
-    public static final int LENGTH = 16;
+    public static final int LENGTH = QueuePair.LINK_TOKEN_LENGTH;
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -33,26 +34,6 @@ public final class SoftLinkToken
         final byte[] token = new byte[LENGTH];
         RANDOM.nextBytes(token);
         return token;
-    }
-
-    /**
-     * Binds {@code token} to {@code qp}'s next connection: the HELLO of its link must carry it. Call before RTR.
-     *
-     * @param qp    a soft queue pair.
-     * @param token {@link #LENGTH} bytes.
-     * @throws IllegalArgumentException if {@code qp} is not a soft QP or the token has the wrong length.
-     */
-    public static void bind(final QueuePair qp, final byte[] token)
-    {
-        if (!(qp instanceof SoftQueuePair soft))
-        {
-            throw new IllegalArgumentException("a link token binds to a soft QP, not " + qp);
-        }
-        if (token.length != LENGTH)
-        {
-            throw new IllegalArgumentException("a link token has " + LENGTH + " bytes, not " + token.length);
-        }
-        soft.bindLinkToken(token);
     }
 
     /**

@@ -432,11 +432,10 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         lastAppDrive = 0;
     }
 
-    /**
-     * Binds the token of the connection being made: see {@link SoftLinkToken#bind}.
-     */
-    void bindLinkToken(final byte[] token)
+    @Override
+    public void bindLinkToken(final byte[] token)
     {
+        QueuePair.super.bindLinkToken(token);
         lock.lock();
         try
         {

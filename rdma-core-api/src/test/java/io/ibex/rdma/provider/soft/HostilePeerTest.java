@@ -451,7 +451,7 @@ class HostilePeerTest
                 early.write(SoftWirePeer.hello(waiting.qpNum()).put(HELLO_TOKEN_OFFSET,
                     right ? token : new byte[SoftLinkToken.LENGTH]));
                 Thread.sleep(500); // the progress thread hands the HELLO to the QP, which keeps it until RTR
-                SoftLinkToken.bind(waiting, token);
+                waiting.bindLinkToken(token);
                 waiting.modify(QpAttr.rtr(SoftWirePeer.address(), SoftWirePeer.QPN, 0, Mtu.MTU_4096).minRnrTimer(1));
                 waiting.modify(QpAttr.rts(0).rnrRetry(7));
                 if (right)

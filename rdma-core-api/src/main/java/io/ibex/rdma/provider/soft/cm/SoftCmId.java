@@ -335,7 +335,7 @@ final class SoftCmId implements CmId
         if (portSpace.qpType() != QpType.UD)
         {
             linkToken = SoftLinkToken.generate();
-            SoftLinkToken.bind(qp, linkToken);
+            qp.bindLinkToken(linkToken);
             // as rdma_accept: the passive QP is ready before the REP leaves; counts come from the REQ
             moveToRts(peerRetryCount, peerRnrRetryCount);
         }
@@ -657,7 +657,7 @@ final class SoftCmId implements CmId
         takePeer(rep);
         try
         {
-            SoftLinkToken.bind(qp, rep.linkToken());
+            qp.bindLinkToken(rep.linkToken());
             // the IB CM way: own retry count, the RNR retry count the passive side asked for
             moveToRts(localParam.retryCount(), rep.rnrRetryCount());
         }

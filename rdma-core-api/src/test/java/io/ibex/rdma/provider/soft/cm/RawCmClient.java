@@ -37,6 +37,7 @@ final class RawCmClient implements AutoCloseable
     private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocate(CmMessageDescriptor.MAX_FRAME_LENGTH));
     private final Socket link = new Socket();
     private byte[] token;
+    private byte[] replyData;
     private int targetQpn;
 
     /**
@@ -44,11 +45,19 @@ final class RawCmClient implements AutoCloseable
      */
     RawCmClient(final InetSocketAddress target) throws IOException
     {
+        this(target, new byte[0]);
+    }
+
+    /**
+     * Connects to a listening id and sends the REQ with {@code privateData}.
+     */
+    RawCmClient(final InetSocketAddress target, final byte[] privateData) throws IOException
+    {
         cm.connect(target, 5_000);
         cm.setSoTimeout(5_000);
         in = new DataInputStream(cm.getInputStream());
         message.wrap(buffer, 0).header(CmMessageDescriptor.TYPE_REQ, PortSpace.TCP).qpNum(QPN).startPsn(PSN)
-            .resources(1, 1, 7, 7).gid(SoftGidDescriptor.encode(1, loopback(), PORT)).privateData(new byte[0]);
+            .resources(1, 1, 7, 7).gid(SoftGidDescriptor.encode(1, loopback(), PORT)).privateData(privateData);
         cm.getOutputStream().write(buffer.byteArray(), 0, message.frameLength());
     }
 
@@ -64,11 +73,18 @@ final class RawCmClient implements AutoCloseable
         {
             throw new IOException("the target answered the REQ with message type " + rep.type() + ", not a REP");
         }
-        in.skipNBytes(rep.privateDataLength());
+        replyData = new byte[rep.privateDataLength()];
+        in.readFully(replyData);
         token = rep.linkToken();
         targetQpn = rep.qpNum();
         message.wrap(buffer, 0).header(CmMessageDescriptor.TYPE_RTU, PortSpace.TCP);
         cm.getOutputStream().write(buffer.byteArray(), 0, message.frameLength());
+    }
+
+    /** @return a copy of the REP's private data. */
+    byte[] replyData()
+    {
+        return replyData.clone();
     }
 
     /** @return a copy of the link token the REP carried. */
@@ -83,14 +99,23 @@ final class RawCmClient implements AutoCloseable
      */
     ByteBuffer hello(final byte[] linkToken) throws IOException
     {
+        return hello(linkToken, QPN, targetQpn);
+    }
+
+    /**
+     * @return the HELLO of the claimed endpoint's QP {@code srcQpn} naming the target's QP {@code dstQpn}, carrying
+     *     {@code linkToken}.
+     */
+    ByteBuffer hello(final byte[] linkToken, final int srcQpn, final int dstQpn) throws IOException
+    {
         final ByteBuffer hello = ByteBuffer.allocate(SoftFrames.HELLO_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         hello.putInt(SoftFrames.HELLO_MAGIC_OFFSET, SoftFrames.HELLO_MAGIC);
         hello.putInt(SoftFrames.HELLO_VERSION_OFFSET, SoftFrames.HELLO_VERSION);
         hello.putInt(SoftFrames.HELLO_SRC_IPV4_OFFSET, SoftGidDescriptor.ipv4(
             SoftGidDescriptor.encode(1, loopback(), PORT)));
         hello.putInt(SoftFrames.HELLO_SRC_PORT_OFFSET, PORT);
-        hello.putInt(SoftFrames.HELLO_SRC_QPN_OFFSET, QPN);
-        hello.putInt(SoftFrames.HELLO_DST_QPN_OFFSET, targetQpn);
+        hello.putInt(SoftFrames.HELLO_SRC_QPN_OFFSET, srcQpn);
+        hello.putInt(SoftFrames.HELLO_DST_QPN_OFFSET, dstQpn);
         hello.put(SoftFrames.HELLO_TOKEN_OFFSET, linkToken);
         return hello;
     }
