@@ -6,6 +6,11 @@
 #                    example leaves out at its default)
 #   villas-file      the same signal -> file in villas-node 1.2.0 (softroce/villas-node.sh)
 #   villas-loopback  signal -> loopback -> file in villas-node (its in-process hand-off; no RDMA on the host)
+# and, inside the Soft-RoCE guest (benchmarks/runner/steps-guest.sh), on rxe0 at $SOFTROCE_IP:
+#   ibex-rxe         ibex-ib on the disni provider (give the JVM -Dibex.native.library through STEPS_JVMS)
+#   villas-rxe       signal -> infiniband source in one villas-node, infiniband target -> file in a second one
+#                    (started first; a VILLAS path cannot write to an infiniband and a file node, so no generated
+#                    file and no compare: its steps kept are what its target wrote)
 # The signal node is the seed example's: mixed, 3 values, 100 kHz, 100,000 steps. A run's steps kept are the
 # samples in its last file; CPU is the process's user + system time, start-up and JIT included. Each ibex-ib run is
 # checked with `ibex compare` (what the generator made = what arrived). Each run's directory keeps its output and
@@ -15,7 +20,8 @@
 # environment: STEPS_ROUNDS (5), STEPS_LOADS ("quiet busy"), STEPS_RATE (100000), STEPS_LIMIT (100000),
 #   STEPS_CONFIGS (all four), STEPS_JVMS: the JVMs each ibex config runs on, in turn, as NAME=COMMAND pairs
 #   separated by ";" (default "java=java"; e.g. "c1=java -XX:TieredStopAtLevel=1;jdk25=/usr/lib/jvm/.../bin/java");
-#   with more than one, an ibex config's name in the results gets "@NAME".
+#   with more than one, an ibex config's name in the results gets "@NAME"; STEPS_THREADS= (empty) skips the
+#   per-thread runs.
 # Writes OUT-DIR/runs.csv (one row a run) and OUT-DIR/summary.md (medians; the ratio of each config's steps kept to
 # signal -> file's of the same runner, JVM and load).
 set -euo pipefail
@@ -52,14 +58,14 @@ nodes = {
 paths = ( { in = "siggen", out = "results" } )
 CONF
     ;;
-    ibex-ib) cat <<CONF
+    ibex-ib|ibex-rxe) cat <<CONF
 nodes = {
   $signal,
   generated = { type = "file", uri = "RUN/generated.log" },
   results = { type = "file", uri = "RUN/results.log" },
-  source = { type = "infiniband", provider = "soft", in = { address = "127.0.0.1:PORT1" },
-    out = { address = "127.0.0.1:PORT2" } },
-  target = { type = "infiniband", provider = "soft", in = { address = "127.0.0.1:PORT2" } }
+  source = { type = "infiniband", provider = "PROVIDER", in = { address = "IP:PORT1" },
+    out = { address = "IP:PORT2" } },
+  target = { type = "infiniband", provider = "PROVIDER", in = { address = "IP:PORT2" } }
 }
 paths = ( { in = "siggen", out = [ "source", "generated" ] }, { in = "target", out = "results" } )
 CONF
@@ -83,7 +89,50 @@ nodes = {
 paths = ( { in = "siggen", out = "hop" }, { in = "hop", out = "results" } )
 CONF
     ;;
+    villas-rxe) cat <<CONF
+hugepages = 0
+idle_stop = true
+nodes = {
+  $signal,
+  source = { type = "infiniband", in = { address = "IP:PORT1" }, out = { address = "IP:PORT2" } }
+}
+paths = ( { in = "siggen", out = "source" } )
+CONF
+    ;;
+    villas-rxe-target) cat <<CONF
+hugepages = 0
+nodes = {
+  target = { type = "infiniband", in = { address = "IP:PORT2" } },
+  results = { type = "file", uri = "RUN/results.log" }
+}
+paths = ( { in = "target", out = "results" } )
+CONF
+    ;;
     esac
+}
+
+# The villas-rxe target: started before its source, listening on rdma_cm within 60 s (a cold start in the guest).
+villas_target_start()
+{
+    local dir=$1 port=$2 i
+    /usr/bin/time -f '%U %S' -o "$dir/time.target" "$villas" "$dir/target.conf" > "$dir/target.output" 2>&1 &
+    target_timed=$!
+    for i in $(seq 600); do
+        ! rdma resource show cm_id | grep "state LISTEN" | grep -Eq "src-addr [^ ]*:$port( |\$)" || return 0
+        sleep 0.1
+    done
+    echo "villas-rxe: the target did not listen on port $port within 60 s" >&2
+}
+
+# An RC VILLAS target ignores SIGINT: SIGINT, then SIGKILL after 3 s; a second after its source ended.
+villas_target_stop()
+{
+    local i
+    sleep 1
+    pkill -INT -P "$target_timed" || true
+    for i in $(seq 30); do kill -0 "$target_timed" 2>/dev/null || break; sleep 0.1; done
+    pkill -KILL -P "$target_timed" || true
+    wait "$target_timed" || true
 }
 
 # villas-node runs on after its signal node reached the limit: SIGINT it half a second after it says so (its paths
@@ -130,10 +179,19 @@ run_one()
     dir=$out/runs/$load-$name-$round
     mkdir -p "$dir"
     port=$((20000 + RANDOM % 10000))
-    ibex_config "$config" | sed -e "s|RUN|$dir|g" -e "s|PORT1|$port|g" -e "s|PORT2|$((port + 1))|g" > "$dir/run.conf"
+    local substitute=(-e "s|RUN|$dir|g" -e "s|PORT1|$port|g" -e "s|PORT2|$((port + 1))|g")
+    case $config in
+    *-rxe) substitute+=(-e "s|IP|${SOFTROCE_IP:?$config runs in the Soft-RoCE guest}|g" -e "s|PROVIDER|disni|g") ;;
+    *) substitute+=(-e "s|IP|127.0.0.1|g" -e "s|PROVIDER|soft|g") ;;
+    esac
+    ibex_config "$config" | sed "${substitute[@]}" > "$dir/run.conf"
     local command=("${java[@]}" -jar "$jar" node "$dir/run.conf" --status-interval 0)
     [[ $config != villas-* ]] || command=("$villas" "$dir/run.conf")
-    local started ended cpu timed
+    local started ended cpu timed target_timed=
+    if [ "$config" = villas-rxe ]; then
+        ibex_config villas-rxe-target | sed "${substitute[@]}" > "$dir/target.conf"
+        villas_target_start "$dir" $((port + 1))
+    fi
     started=$(date +%s%N)
     /usr/bin/time -f '%U %S' -o "$dir/time" "${command[@]}" > "$dir/output" 2>&1 &
     timed=$!
@@ -147,11 +205,12 @@ run_one()
     fi
     wait "$timed" || status="exit $?"
     [ -z "$sampler" ] || wait "$sampler"
+    [ -z "$target_timed" ] || villas_target_stop
     ended=$(date +%s%N)
-    cpu=$(awk '{ print $1 + $2 }' "$dir/time" | tail -1)
+    cpu=$(for file in "$dir"/time*; do tail -1 "$file"; done | awk '{ cpu += $1 + $2 } END { print cpu }')
     local kept
     kept=$(grep -c -v '^#' "$dir/results.log" 2>/dev/null || true)
-    if [ "$config" = ibex-ib ] && [ "$status" = ok ]; then
+    if [[ $config = ibex-ib || $config = ibex-rxe ]] && [ "$status" = ok ]; then
         java -jar "$jar" compare "$dir/generated.log" "$dir/results.log" > "$dir/compare" 2>&1 ||
             status="compare differs"
     fi
@@ -181,7 +240,7 @@ for load in $loads; do
         sh -c 'while :; do :; done' & busy_pid=$!
         sleep 1
     fi
-    for round in $(seq 1 "$rounds") threads; do
+    for round in $(seq 1 "$rounds") ${STEPS_THREADS-threads}; do
         for config in $configs; do
             if [[ $config = villas-* ]]; then
                 run_one "$load" "$config" "$round" "${jvm_names[0]}"
