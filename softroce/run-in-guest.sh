@@ -1,19 +1,23 @@
 #!/bin/bash
 # Runs a command inside a throw-away qemu guest that has a real kernel Soft-RoCE device (rxe0).
 #
-# usage: softroce/run-in-guest.sh [-t SECS] [-w DIR]... [-e VAR]... [-k] -- COMMAND [ARGS...]
+# usage: softroce/run-in-guest.sh [-t SECS] [-w DIR]... [-e VAR]... [-k] [-n WIRE] -- COMMAND [ARGS...]
 #   -t SECS  hard wall-clock limit for the guest run (SOFTROCE_TIMEOUT, default 900)
 #   -w DIR   share host DIR read-write at the same path (repeatable; the checkout is always shared)
 #   -e VAR   pass the host environment variable VAR into the guest (repeatable)
 #   -k       keep the job directory (console log, output) even on success
+#   -n WIRE  LOCAL-PORT:REMOTE-PORT: rxe0 on a virtio NIC whose frames travel as UDP datagrams between this
+#            qemu and another one on 127.0.0.1 (softroce/run-pair.sh), instead of on a dummy netdev
 # environment: SOFTROCE_TCG_THREAD=single|multi (default single), SOFTROCE_MEM (MiB, 4096),
 #   SOFTROCE_CPUS (default nproc), SOFTROCE_CACHE (default <checkout>/target/softroce),
-#   SOFTROCE_KERNEL_ARGS (appended to the guest kernel's command line, e.g. "clocksource=tsc tsc=reliable")
+#   SOFTROCE_KERNEL_ARGS (appended to the guest kernel's command line, e.g. "clocksource=tsc tsc=reliable"),
+#   SOFTROCE_IP (the guest's address, default 10.99.0.1), SOFTROCE_MTU (the netdev's MTU, default 1500),
+#   SOFTROCE_NAME (the guest's host name, default softroce-guest)
 # exit code: COMMAND's own, or 124 = hard timeout, 125 = install/boot/guest setup failure.
 #
 # Why a guest: the host kernel has no RDMA stack and KVM here cannot boot a stock kernel, so Debian's
-# kernel runs under software emulation (TCG) and its rdma_rxe module provides the device. The guest
-# has no NIC; rxe0 sits on a dummy netdev, so no packet can leave it.
+# kernel runs under software emulation (TCG) and its rdma_rxe module provides the device. Without -n the
+# guest has no NIC and rxe0 sits on a dummy netdev; with -n its one NIC reaches only the other qemu's.
 set -u
 
 readonly TIMEOUT_RC=124 SETUP_RC=125
@@ -23,25 +27,36 @@ readonly PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static rdma-core ib
     rdmacm-utils perftest libibverbs-dev librdmacm-dev iproute2 kmod cpio xz-utils)
 
 die() { echo "run-in-guest: $*" >&2; exit "$SETUP_RC"; }
-usage() { sed -n '4,13p' "$0" >&2; exit 2; }
+usage() { sed -n '4,18p' "$0" >&2; exit 2; }
 
 timeout_secs=${SOFTROCE_TIMEOUT:-900}
 keep=0
 rw_dirs=("$CHECKOUT")
 env_vars=()
-while getopts "t:w:e:k" opt
+nic=(-nic none)
+while getopts "t:w:e:kn:" opt
 do
     case $opt in
         t) timeout_secs=$OPTARG ;;
         w) dir=$(realpath -e "$OPTARG") && [ -d "$dir" ] || die "-w $OPTARG: not a directory"; rw_dirs+=("$dir") ;;
         e) env_vars+=("$OPTARG") ;;
         k) keep=1 ;;
+        n) [[ $OPTARG =~ ^([0-9]+):([0-9]+)$ ]] || die "-n $OPTARG: not LOCAL-PORT:REMOTE-PORT"
+           nic=(-netdev "dgram,id=wire,local.type=inet,local.host=127.0.0.1,local.port=${BASH_REMATCH[1]},remote.type=inet,remote.host=127.0.0.1,remote.port=${BASH_REMATCH[2]}"
+                -device "virtio-net-pci,netdev=wire,mac=52:54:00:00:$(printf '%02x:%02x' $((BASH_REMATCH[1] / 256 % 256)) $((BASH_REMATCH[1] % 256)))")
+           ;;
         *) usage ;;
     esac
 done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || usage
 [[ $timeout_secs =~ ^[0-9]+$ ]] || die "-t $timeout_secs: not a whole number of seconds"
+guest_ip=${SOFTROCE_IP:-10.99.0.1}
+[[ $guest_ip =~ ^10\.[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "SOFTROCE_IP=$guest_ip: the guests' addresses are private, 10.x.y.z"
+guest_mtu=${SOFTROCE_MTU:-1500}
+[[ $guest_mtu =~ ^[0-9]+$ ]] || die "SOFTROCE_MTU=$guest_mtu: not a number"
+guest_name=${SOFTROCE_NAME:-softroce-guest}
+[[ $guest_name =~ ^[a-z0-9-]+$ ]] || die "SOFTROCE_NAME=$guest_name: letters, digits and - only"
 
 # Install only what is missing, so a prepared machine never touches the network.
 install_missing()
@@ -139,9 +154,9 @@ started=$(date +%s%N)
 # bounds the rest. Output goes through a virtio-serial port into a file: a stdio chardev blocks.
 timeout -k 10 "$timeout_secs" qemu-system-x86_64 \
     -accel "tcg,thread=${SOFTROCE_TCG_THREAD:-single},tb-size=512" -cpu max -M q35 \
-    -smp "${SOFTROCE_CPUS:-$(nproc)}" -m "${SOFTROCE_MEM:-4096}" -nodefaults -no-user-config -nic none \
+    -smp "${SOFTROCE_CPUS:-$(nproc)}" -m "${SOFTROCE_MEM:-4096}" -nodefaults -no-user-config "${nic[@]}" \
     -kernel "$kernel" -initrd "$build/initramfs.cpio.gz" \
-    -append "console=ttyS0 quiet loglevel=4 panic=-1 rdinit=/init init=/no-fallback-shell stage2=$SOFTROCE_DIR/guest-init.sh ${SOFTROCE_KERNEL_ARGS:-}" \
+    -append "console=ttyS0 quiet loglevel=4 panic=-1 rdinit=/init init=/no-fallback-shell stage2=$SOFTROCE_DIR/guest-init.sh softroce.ip=$guest_ip softroce.mtu=$guest_mtu softroce.name=$guest_name softroce.nic=$([ "${nic[0]}" = -nic ] && echo 0 || echo 1) ${SOFTROCE_KERNEL_ARGS:-}" \
     -display none -monitor none -serial "file:$job/console.log" -no-reboot \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
     -virtfs "local,path=$job,mount_tag=job,security_model=none" "${shares[@]}" \

@@ -8,7 +8,7 @@ set -u
 . "$(dirname "$0")/lib.bash"
 
 readonly PORT=10501
-ip=$SOFTROCE_IP
+ip=$SERVER_IP
 
 # $1 mode, $2 count, $3 further source options.
 channel_pair()

@@ -16,7 +16,15 @@
 #       up first stopped listening, and its source then met REJECTED (status 8) until it gave up too.
 #   channel_config MODE
 #       writes $CHANNEL_EXAMPLE (`ibex channel`'s example config) for rxe0 in transport mode MODE (provider disni,
-#       the guest's address in place of 127.0.0.1, nothing else changed) and prints the file's name.
+#       the server's address in place of 127.0.0.1, the guest's own for the source's in.address, nothing else
+#       changed) and prints the file's name.
+#   SERVER_IP
+#       the address a pair's server listens on and its client connects to: $SOFTROCE_IP in one guest.
+#
+# Across two guests (softroce/run-pair.sh sets SOFTROCE_ROLE), both run the same script in step: guest b runs
+# each pair's server, guest a its client, a step starting when both guests reached it; logs and $interop_work
+# are in the directory the pair shares ($interop_local is each guest's own), and guest a alone checks and
+# counts. SERVER_IP is then guest b's address.
 #
 # $IBEX is the ibex command line (java with its flags and -jar ibex.jar), $SOFTROCE_DEV the device,
 # $SOFTROCE_IP its address.
@@ -26,9 +34,20 @@
 INTEROP_TIMEOUT=${INTEROP_TIMEOUT:-120}
 TARGET_WAIT_MS=$(( (INTEROP_TIMEOUT - 10) * 1000 ))
 interop_failures=0
-interop_work=$(mktemp -d /tmp/interop.XXXXXX)
+interop_local=$(mktemp -d /tmp/interop.XXXXXX)
+role=${SOFTROCE_ROLE:-}
+if [ -n "$role" ]; then
+    : "${SOFTROCE_PAIR:?SOFTROCE_ROLE without SOFTROCE_PAIR (run through softroce/run-pair.sh)}"
+    interop_work=$SOFTROCE_PAIR/work/$(basename "$0" .sh)
+    mkdir -p "$interop_work"
+    SERVER_IP=$([ "$role" = b ] && echo "$SOFTROCE_IP" || echo "$SOFTROCE_PEER_IP")
+else
+    interop_work=$interop_local
+    SERVER_IP=$SOFTROCE_IP
+fi
 SERVER_LOG=$interop_work/server.log
 CLIENT_LOG=$interop_work/client.log
+interop_step=0
 
 # Whether something listens on port $2: a TCP socket ($1 = tcp) or an rdma_cm id ($1 = cm).
 listening()
@@ -40,9 +59,31 @@ listening()
     esac
 }
 
+# Across two guests: waits (up to $2 tenths of a second) until file $1 exists; false if it never did.
+await_file()
+{
+    local file=$1 tenths=$2 waited=0
+    until [ -e "$file" ]; do
+        [ $waited -lt "$tenths" ] || { echo "the other guest never wrote $(basename "$file")"; return 1; }
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+}
+
+# Across two guests: both reach step $1 before either goes on.
+step_barrier()
+{
+    touch "$interop_work/$1.$role"
+    await_file "$interop_work/$1.$([ "$role" = a ] && echo b || echo a)" $(( (INTEROP_TIMEOUT + 60) * 10 ))
+}
+
 pair()
 {
     local name=$1 kind=$2 port=$3 server=$4 client=$5 server_pid server_rc=0 client_rc=0 waited=0
+    if [ -n "$role" ]; then
+        pair_across "$@"
+        return
+    fi
     echo "--- $name"
     echo "server: $server"
     echo "client: $client"
@@ -73,9 +114,57 @@ pair()
     return 1
 }
 
+# pair's two halves in two guests: b runs the server, a the client; both return what the pair did.
+pair_across()
+{
+    local name=$1 kind=$2 port=$3 server=$4 client=$5 server_pid rc=0 waited=0 step
+    interop_step=$((interop_step + 1))
+    step=step$interop_step
+    step_barrier "$step" || return 1
+    if [ "$role" = b ]; then
+        timeout -k 5 "$INTEROP_TIMEOUT" bash -c "$server" > "$SERVER_LOG" 2>&1 &
+        server_pid=$!
+        until listening "$kind" "$port"; do
+            if ! kill -0 "$server_pid" 2>/dev/null || [ $waited -ge 600 ]; then break; fi
+            sleep 0.1
+            waited=$((waited + 1))
+        done
+        touch "$interop_work/$step.listening"
+        while kill -0 "$server_pid" 2>/dev/null; do
+            [ ! -e "$interop_work/$step.client-failed" ] || kill "$server_pid" 2>/dev/null
+            sleep 0.2
+        done
+        wait "$server_pid" || rc=$?
+        echo "$rc" > "$interop_work/$step.server-rc"
+        await_file "$interop_work/$step.client-rc" 600 || return 1
+        [ "$(cat "$interop_work/$step.client-rc")" = 0 ] && [ $rc = 0 ]
+        return
+    fi
+    echo "--- $name (server in guest b at $SERVER_IP, client in guest a)"
+    echo "server: $server"
+    echo "client: $client"
+    await_file "$interop_work/$step.listening" $(( (INTEROP_TIMEOUT + 60) * 10 )) || true
+    timeout -k 5 "$INTEROP_TIMEOUT" bash -c "$client" > "$CLIENT_LOG" 2>&1 || rc=$?
+    [ $rc = 0 ] || touch "$interop_work/$step.client-failed"
+    echo "$rc" > "$interop_work/$step.client-rc"
+    await_file "$interop_work/$step.server-rc" $(( (INTEROP_TIMEOUT + 30) * 10 )) || echo 1 > "$interop_work/$step.server-rc"
+    local server_rc
+    server_rc=$(cat "$interop_work/$step.server-rc")
+    echo "server output (rc $server_rc):"; sed 's/^/  | /' "$SERVER_LOG"
+    echo "client output (rc $rc):"; sed 's/^/  | /' "$CLIENT_LOG"
+    if [ "$server_rc" = 0 ] && [ $rc = 0 ]; then
+        echo "PASS: $name"
+        return 0
+    fi
+    echo "FAIL: $name"
+    interop_failures=$((interop_failures + 1))
+    return 1
+}
+
 check()
 {
     local description=$1
+    [ "$role" != b ] || return 0 # across two guests, guest a checks
     shift
     if "$@"; then
         echo "PASS: $description"
@@ -89,15 +178,16 @@ readonly CHANNEL_EXAMPLE=examples/channel-loopback.conf
 
 channel_config()
 {
-    local config=$interop_work/channel-$1.conf
-    sed -e "s/127\.0\.0\.1:/$SOFTROCE_IP:/" -e 's/provider = "soft"/provider = "disni"/' \
+    local config=$interop_local/channel-$1.conf
+    sed -e "/the source's own address/s/127\.0\.0\.1:/$SOFTROCE_IP:/" -e "s/127\.0\.0\.1:/$SERVER_IP:/" \
+        -e 's/provider = "soft"/provider = "disni"/' \
         -e "s/rdma_transport_mode = \"RC\"/rdma_transport_mode = \"$1\"/" "$CHANNEL_EXAMPLE" > "$config"
     echo "$config"
 }
 
 finish()
 {
-    rm -rf "$interop_work"
+    rm -rf "$interop_local"
     echo "--- $(basename "$0"): $interop_failures failed"
     exit "$interop_failures"
 }

@@ -25,7 +25,7 @@ check_addresses()
 # 300 warm-up and 300 measured round trips: the byte each side watches wraps (mod 256) in both phases.
 pair "write-lat: ibex server, ibex client" tcp 18630 \
     "$IBEX write-lat $common -s 64 -n 300 -p 18630" \
-    "$IBEX write-lat $common -s 64 -n 300 -p 18630 $SOFTROCE_IP" && {
+    "$IBEX write-lat $common -s 64 -n 300 -p 18630 $SERVER_IP" && {
     check_addresses
     for log in "$SERVER_LOG" "$CLIENT_LOG"
     do
@@ -36,7 +36,7 @@ pair "write-lat: ibex server, ibex client" tcp 18630 \
 
 pair "write-bw --post-list 4, 4 KiB: ibex server, ibex client" tcp 18631 \
     "$IBEX write-bw $common -s 4096 -n 400 --post-list 4 -p 18631" \
-    "$IBEX write-bw $common -s 4096 -n 400 --post-list 4 -p 18631 $SOFTROCE_IP" && {
+    "$IBEX write-bw $common -s 4096 -n 400 --post-list 4 -p 18631 $SERVER_IP" && {
     check_addresses
     check "client: 4096 bytes, 400 messages, a message rate" \
         awk '{ exit !($1 == 4096 && $2 == 400 && $5 > 0) }' <<< "$(results "$CLIENT_LOG")"

@@ -27,7 +27,7 @@ check_both()
 
 pair "send-lat: ibex server, ibex client" tcp 18620 \
     "$IBEX send-lat $common -n 50 -p 18620" \
-    "$IBEX send-lat $common -n 50 -p 18620 $SOFTROCE_IP" && {
+    "$IBEX send-lat $common -n 50 -p 18620 $SERVER_IP" && {
     check_both 50
     check "client: t_min <= t_typical <= t_max" awk '{ exit !($3 > 0 && $3 <= $5 && $5 <= $4) }' <<< \
         "$(results "$CLIENT_LOG")"
@@ -35,7 +35,7 @@ pair "send-lat: ibex server, ibex client" tcp 18620 \
 
 pair "send-bw --post-list 4: ibex server, ibex client" tcp 18621 \
     "$IBEX send-bw $common -n 200 --post-list 4 -p 18621" \
-    "$IBEX send-bw $common -n 200 --post-list 4 -p 18621 $SOFTROCE_IP" && {
+    "$IBEX send-bw $common -n 200 --post-list 4 -p 18621 $SERVER_IP" && {
     check_both 200
     check "client: a message rate" awk '{ exit !($5 > 0) }' <<< "$(results "$CLIENT_LOG")"
 }

@@ -14,10 +14,10 @@ common="-d $SOFTROCE_DEV -g 1 -n $ITERS -c"
 
 pair "rc-pingpong: ibex server (events), $C_TOOL client" tcp 18601 \
     "$IBEX rc-pingpong $common -e -p 18601" \
-    "$C_TOOL $common -p 18601 $SOFTROCE_IP" && check_pingpong 4096 $ITERS
+    "$C_TOOL $common -p 18601 $SERVER_IP" && check_pingpong 4096 $ITERS
 
 pair "rc-pingpong: $C_TOOL server, ibex client (10000 bytes, 3 pages)" tcp 18602 \
     "$C_TOOL $common -s 10000 -p 18602" \
-    "$IBEX rc-pingpong $common -s 10000 -p 18602 $SOFTROCE_IP" && check_pingpong 10000 $ITERS
+    "$IBEX rc-pingpong $common -s 10000 -p 18602 $SERVER_IP" && check_pingpong 10000 $ITERS
 
 finish

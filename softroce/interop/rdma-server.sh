@@ -7,7 +7,7 @@ set -u
 . "$(dirname "$0")/lib.bash"
 
 readonly PORT=7471
-ip=$SOFTROCE_IP
+ip=$SERVER_IP
 
 # $1 (a log) holds the line $2.
 has_line() { grep -qx "$2" "$1"; }

@@ -11,7 +11,7 @@ message="Soft-RoCE says hello through an RDMA WRITE"
 
 pair "rdma-write: ibex server, ibex client" tcp 18621 \
     "$IBEX rdma-write $common -p 18621 -m '$message'" \
-    "$IBEX rdma-write $common -p 18621 $SOFTROCE_IP" &&
+    "$IBEX rdma-write $common -p 18621 $SERVER_IP" &&
 {
     check "the client printed the message" grep -qF "arrived: ${#message} bytes at 0x" "$CLIENT_LOG"
     check "the client printed the text" grep -qF "\"$message\"" "$CLIENT_LOG"
@@ -22,7 +22,7 @@ pair "rdma-write: ibex server, ibex client" tcp 18621 \
 
 pair "rdma-write: a message that fills the client's buffer exactly" tcp 18622 \
     "$IBEX rdma-write $common -p 18622 -m 0123456789abcdef" \
-    "$IBEX rdma-write $common -p 18622 -s 16 $SOFTROCE_IP" &&
+    "$IBEX rdma-write $common -p 18622 -s 16 $SERVER_IP" &&
     check "the client printed all 16 bytes" grep -qF 'arrived: 16 bytes at 0x' "$CLIENT_LOG"
 
 finish

@@ -7,7 +7,7 @@ set -u
 . "$(dirname "$0")/lib.bash"
 
 readonly PORT=7174 COUNT=3
-ip=$SOFTROCE_IP
+ip=$SERVER_IP
 
 # The data lines both sides printed, in order: the server's "server ping data: X", the client's "ping data: X".
 same_ping_data()

@@ -14,7 +14,7 @@ INTEROP_TIMEOUT=${INTEROP_TIMEOUT:-300}
 . "$(dirname "$0")/lib.bash"
 
 readonly PORT=10501 COUNT=${IBEX_SOAK_SAMPLES:-3000}
-ip=$SOFTROCE_IP
+ip=$SERVER_IP
 config=$(channel_config RC)
 sed -i -e "s/^\( *\)provider = \"disni\"$/&\n\1idle_strategy = \"${IBEX_SOAK_IDLE:-backoff}\"/" \
     -e "s/^\( *\)in = {$/&\n\1    max_wrs = ${IBEX_SOAK_DEPTH:-1024}\n\1    cq_size = ${IBEX_SOAK_DEPTH:-1024}/" "$config"

@@ -14,10 +14,10 @@ common="-d $SOFTROCE_DEV -g 1 -n $ITERS -c"
 
 pair "ud-pingpong: ibex server, $C_TOOL client (1024 bytes, the default)" tcp 18611 \
     "$IBEX ud-pingpong $common -p 18611" \
-    "$C_TOOL $common -p 18611 $SOFTROCE_IP" && check_pingpong 1024 $ITERS
+    "$C_TOOL $common -p 18611 $SERVER_IP" && check_pingpong 1024 $ITERS
 
 pair "ud-pingpong: $C_TOOL server, ibex client (events, 512 bytes)" tcp 18612 \
     "$C_TOOL $common -s 512 -p 18612" \
-    "$IBEX ud-pingpong $common -e -s 512 -p 18612 $SOFTROCE_IP" && check_pingpong 512 $ITERS
+    "$IBEX ud-pingpong $common -e -s 512 -p 18612 $SERVER_IP" && check_pingpong 512 $ITERS
 
 finish

@@ -8,7 +8,7 @@ set -u
 . "$(dirname "$0")/lib.bash"
 
 readonly PORT=7174 COUNT=3 NODES=2 SIZE=100
-ip=$SOFTROCE_IP
+ip=$SERVER_IP
 
 # Every endpoint of the ibex side ($1: server or client log) reported its datagrams.
 ibex_nodes_reported()
