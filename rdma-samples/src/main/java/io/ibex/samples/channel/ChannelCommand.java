@@ -12,6 +12,7 @@ import io.ibex.transport.stats.Counter;
 import io.ibex.transport.stats.StatsSnapshot;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -117,7 +118,7 @@ public final class ChannelCommand implements Callable<Integer>
         final SampleChannel channel = SampleChannel.open(config);
         try
         {
-            file = output == null ? null : new SampleFile(output, config.signals());
+            file = output == null ? null : new SampleFile(output, config.signals(), config.outVectorize());
             problem = config.isSource() ? writeSamples(channel) : output != null ? recordSamples(channel) :
                 readSamples(channel);
             if (file != null)
@@ -178,20 +179,26 @@ public final class ChannelCommand implements Callable<Integer>
                 if (file != null)
                 {
                     // The flags a receiver gives these fields, so that the file writes them.
-                    file.write(sample.flags(sample.flags() | Sample.HAS_SEQUENCE | Sample.HAS_TS_ORIGIN));
+                    file.hold(sample.flags(sample.flags() | Sample.HAS_SEQUENCE | Sample.HAS_TS_ORIGIN));
                 }
             }
             measureAfterWarmUp(sequence);
-            if (channel.write(batch) > 0)
+            final int written = channel.write(batch);
+            if (written > 0)
             {
+                if (file != null)
+                {
+                    file.writeHeld(written);
+                }
                 stalledSince = System.nanoTime();
                 idle.reset();
             }
             else if (System.nanoTime() - stalledSince > TimeUnit.MILLISECONDS.toNanos(timeoutMillis))
             {
+                final long lastTaken = sequence - batch.size() - 1;
                 channel.release(batch);
-                return "the channel took no sample for " + timeoutMillis + " ms after sequence " + (sequence -
-                    batch.size() - 1) + " (it is " + channel.state() + ")";
+                return "the channel took no sample for " + timeoutMillis + " ms after sequence " + lastTaken +
+                    " (it is " + channel.state() + ")";
             }
             else
             {
@@ -402,22 +409,57 @@ public final class ChannelCommand implements Callable<Integer>
         }
     }
 
-    /** A villas.human file of the samples written or read. */
+    /**
+     * A villas.human file of the samples written or read. A source's samples are held as copies until the channel
+     * took them ({@link #writeHeld}), so the file has only samples the channel accepted.
+     */
     private static final class SampleFile
     {
         private final FileChannel out;
         private final VillasHumanWriter writer;
+        private final Sample[] held;
+        private int heldCount;
 
-        SampleFile(final Path path, final SignalList signals) throws IOException
+        SampleFile(final Path path, final SignalList signals, final int maxHeld) throws IOException
         {
             out = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
             writer = new VillasHumanWriter(out, signals, 1 << 16);
+            held = new Sample[maxHeld];
         }
 
         void write(final Sample sample) throws IOException
         {
             writer.write(sample);
+        }
+
+        /** Keeps a copy of a sample the channel has not taken yet: held samples are taken in order. */
+        void hold(final Sample sample)
+        {
+            if (held[heldCount] == null || held[heldCount].capacity() < sample.capacity())
+            {
+                final int length = Sample.slotLength(sample.capacity());
+                held[heldCount] = new Sample().wrap(new UnsafeBuffer(new byte[length]), 0, sample.capacity());
+            }
+            final Sample copy = held[heldCount++];
+            copy.buffer().putBytes(copy.offset(), sample.buffer(), sample.offset(),
+                Sample.slotLength(sample.capacity()));
+        }
+
+        /** Writes the first {@code count} held samples, which the channel took, and keeps the rest in order. */
+        void writeHeld(final int count) throws IOException
+        {
+            for (int i = 0; i < count; i++)
+            {
+                writer.write(held[i]);
+            }
+            for (int i = count; i < heldCount; i++)
+            {
+                final Sample taken = held[i - count];
+                held[i - count] = held[i];
+                held[i] = taken;
+            }
+            heldCount -= count;
         }
 
         void close() throws IOException

@@ -4,7 +4,9 @@ import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.samples.IbexRun;
 import io.ibex.samples.SoftResourcesReleased;
 import io.ibex.samples.runner.SampleFileComparison;
+import io.ibex.transport.channel.SampleChannel;
 import io.ibex.transport.config.ChannelConfig;
+import io.ibex.transport.stats.Counter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -16,6 +18,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -179,6 +182,32 @@ class ChannelCommandTest
         finally
         {
             target.kill();
+        }
+    }
+
+    /**
+     * A target that never reads: the source's sends stall once the target's receives are used up, and the source
+     * gives up after --timeout-ms. Its --output file holds exactly the samples the channel took, not the one it
+     * claimed and filled and could not write.
+     */
+    @Test
+    void aStalledSourcesOutputHoldsOnlyTheSamplesTheChannelTook() throws IOException
+    {
+        final Path config = example("channel-loopback.conf", "RC");
+        final Path sent = dir.resolve("sent.log");
+        try (SampleChannel target = SampleChannel.open(ChannelConfig.read(config, "target")))
+        {
+            final IbexRun source = IbexRun.run("channel", config.toString(), "source", "--count", "100000",
+                "--output", sent.toString(), "--timeout-ms", "1000");
+            source.assertFailed("channel", "the channel took no sample for 1000 ms after sequence ");
+            final Matcher last = Pattern.compile("after sequence (\\d+) ").matcher(source.err());
+            assertTrue(last.find(), source::toString);
+            final List<String> lines = Files.readAllLines(sent);
+            final long samples = lines.stream().filter((line) -> !line.startsWith("#")).count();
+            assertEquals(Long.parseLong(last.group(1)) + 1, samples, "samples in " + sent);
+            assertTrue(lines.get(lines.size() - 1).contains("(" + last.group(1) + ")"), "the last line is sample " +
+                last.group(1) + ": " + lines.get(lines.size() - 1));
+            assertEquals(0, target.stats().get(Counter.RECEIVED), "the target read nothing");
         }
     }
 
