@@ -76,4 +76,4 @@ do
     [ -z "${!var-}" ] || passed+=(-e "$var")
 done
 echo "--- guest: real verbs on rxe0"
-exec softroce/run-in-guest.sh -t "${SOFTROCE_TIMEOUT:-2400}" "${passed[@]}" -- bash softroce/real-verbs-guest.sh "$OUT"
+exec softroce/run-in-guest.sh -t "${SOFTROCE_TIMEOUT:-3000}" "${passed[@]}" -- bash softroce/real-verbs-guest.sh "$OUT"
