@@ -79,37 +79,55 @@ step_barrier()
 
 pair()
 {
-    local name=$1 kind=$2 port=$3 server=$4 client=$5 server_pid server_rc=0 client_rc=0 waited=0
+    local name=$1 kind=$2 port=$3 server=$4 client=$5 server_pid server_rc=0 client_rc=0
     if [ -n "$role" ]; then
         pair_across "$@"
         return
     fi
-    echo "--- $name"
-    echo "server: $server"
-    echo "client: $client"
+    pair_header "$name" "$server" "$client"
     timeout -k 5 "$INTEROP_TIMEOUT" bash -c "$server" > "$SERVER_LOG" 2>&1 &
     server_pid=$!
-    # JVMs start slowly under emulation: allow a minute for the server to listen.
-    until listening "$kind" "$port"
-    do
-        if ! kill -0 "$server_pid" 2>/dev/null || [ $waited -ge 600 ]; then
-            echo "server never listened on $kind port $port"
-            break
-        fi
-        sleep 0.1
-        waited=$((waited + 1))
-    done
+    await_listening "$server_pid" "$kind" "$port"
     timeout -k 5 "$INTEROP_TIMEOUT" bash -c "$client" > "$CLIENT_LOG" 2>&1 || client_rc=$?
     # A server whose client failed may wait for ever: stop it.
     [ $client_rc = 0 ] || kill "$server_pid" 2>/dev/null
     wait "$server_pid" || server_rc=$?
-    echo "server output (rc $server_rc):"; sed 's/^/  | /' "$SERVER_LOG"
-    echo "client output (rc $client_rc):"; sed 's/^/  | /' "$CLIENT_LOG"
-    if [ $server_rc = 0 ] && [ $client_rc = 0 ]; then
-        echo "PASS: $name"
+    pair_verdict "$name" "$server_rc" "$client_rc"
+}
+
+pair_header()
+{
+    echo "--- $1"
+    echo "server: $2"
+    echo "client: $3"
+}
+
+# Waits until the server $1 listens on $2 port $3; JVMs start slowly under emulation, so it allows a minute.
+await_listening()
+{
+    local pid=$1 kind=$2 port=$3 waited=0
+    until listening "$kind" "$port"
+    do
+        if ! kill -0 "$pid" 2>/dev/null || [ $waited -ge 600 ]; then
+            echo "server never listened on $kind port $port"
+            return 1
+        fi
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+}
+
+# Prints both outputs and the pair's PASS/FAIL line (name $1, server's and client's exit codes $2 and $3), counts a
+# failure; returns 0 when both exited with 0.
+pair_verdict()
+{
+    echo "server output (rc $2):"; sed 's/^/  | /' "$SERVER_LOG"
+    echo "client output (rc $3):"; sed 's/^/  | /' "$CLIENT_LOG"
+    if [ "$2" = 0 ] && [ "$3" = 0 ]; then
+        echo "PASS: $1"
         return 0
     fi
-    echo "FAIL: $name"
+    echo "FAIL: $1"
     interop_failures=$((interop_failures + 1))
     return 1
 }
@@ -117,18 +135,14 @@ pair()
 # pair's two halves in two guests: b runs the server, a the client; both return what the pair did.
 pair_across()
 {
-    local name=$1 kind=$2 port=$3 server=$4 client=$5 server_pid rc=0 waited=0 step
+    local name=$1 kind=$2 port=$3 server=$4 client=$5 server_pid rc=0 step
     interop_step=$((interop_step + 1))
     step=step$interop_step
     step_barrier "$step" || return 1
     if [ "$role" = b ]; then
         timeout -k 5 "$INTEROP_TIMEOUT" bash -c "$server" > "$SERVER_LOG" 2>&1 &
         server_pid=$!
-        until listening "$kind" "$port"; do
-            if ! kill -0 "$server_pid" 2>/dev/null || [ $waited -ge 600 ]; then break; fi
-            sleep 0.1
-            waited=$((waited + 1))
-        done
+        await_listening "$server_pid" "$kind" "$port"
         touch "$interop_work/$step.listening"
         while kill -0 "$server_pid" 2>/dev/null; do
             [ ! -e "$interop_work/$step.client-failed" ] || kill "$server_pid" 2>/dev/null
@@ -140,25 +154,13 @@ pair_across()
         [ "$(cat "$interop_work/$step.client-rc")" = 0 ] && [ $rc = 0 ]
         return
     fi
-    echo "--- $name (server in guest b at $SERVER_IP, client in guest a)"
-    echo "server: $server"
-    echo "client: $client"
+    pair_header "$name (server in guest b at $SERVER_IP, client in guest a)" "$server" "$client"
     await_file "$interop_work/$step.listening" $(( (INTEROP_TIMEOUT + 60) * 10 )) || true
     timeout -k 5 "$INTEROP_TIMEOUT" bash -c "$client" > "$CLIENT_LOG" 2>&1 || rc=$?
     [ $rc = 0 ] || touch "$interop_work/$step.client-failed"
     echo "$rc" > "$interop_work/$step.client-rc"
     await_file "$interop_work/$step.server-rc" $(( (INTEROP_TIMEOUT + 30) * 10 )) || echo 1 > "$interop_work/$step.server-rc"
-    local server_rc
-    server_rc=$(cat "$interop_work/$step.server-rc")
-    echo "server output (rc $server_rc):"; sed 's/^/  | /' "$SERVER_LOG"
-    echo "client output (rc $rc):"; sed 's/^/  | /' "$CLIENT_LOG"
-    if [ "$server_rc" = 0 ] && [ $rc = 0 ]; then
-        echo "PASS: $name"
-        return 0
-    fi
-    echo "FAIL: $name"
-    interop_failures=$((interop_failures + 1))
-    return 1
+    pair_verdict "$name" "$(cat "$interop_work/$step.server-rc")" "$rc"
 }
 
 check()
