@@ -2,8 +2,8 @@
 # Inside each guest of the pair (softroce/run-pair.sh, started by softroce/test-cross-host.sh): the cross-wire
 # checks in order, in step with the other guest (guest b serves, guest a connects, checks and counts; see
 # interop/lib.bash). $CROSS_HOST_SCRIPTS, if set, replaces the list.
-# cross-host/link-down.sh is not in the default list: it fails today (the RC source is not reconnected after the
-# link comes back; see the script and docs/transport.md, "Running across hosts"), and it is named as not run.
+# cross-host/link-down.sh is not in the default list: it is known to fail (docs/transport.md, "Running across
+# hosts"), and the output names it as not run.
 set -u
 : "${SOFTROCE_ROLE:?not inside a guest of softroce/run-pair.sh}"
 library=$PWD/rdma-core-api/target/native/libdisni.so

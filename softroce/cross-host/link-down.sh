@@ -6,11 +6,8 @@
 # the lost are at most the source's `dropped`, and the target's `skipped` sum is the lost, exactly. Both sides
 # write what they sent and read (--output), and `ibex compare --subset` checks the samples themselves.
 # Only across two guests (softroce/run-pair.sh): one guest has no link to take down.
-# It fails today, two ways in two runs (2026-11-29): the source saw its connection end after the link came back and
-# then met REJECTED (status 8: no listener) on every try for 60 s, although the target still listened and an rping
-# across the same wire connected; or the source's RC QP neither completed nor failed its sends after the link came
-# back, and the channel stayed CONNECTED and back-pressured until --timeout-ms. So test-cross-host.sh leaves it out
-# of its default list and says so (CROSS_HOST_SCRIPTS=softroce/cross-host/link-down.sh runs it).
+# Known to fail (docs/transport.md, "Running across hosts" says how), so test-cross-host.sh leaves it out of its
+# default list and says so; CROSS_HOST_SCRIPTS=softroce/cross-host/link-down.sh runs it.
 set -u
 . "$(dirname "$0")/../interop/lib.bash"
 [ -n "$role" ] || { echo "link-down: needs the guest pair (softroce/run-pair.sh)"; exit 1; }

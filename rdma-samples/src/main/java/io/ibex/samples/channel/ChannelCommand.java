@@ -436,14 +436,13 @@ public final class ChannelCommand implements Callable<Integer>
         /** Keeps a copy of a sample the channel has not taken yet: held samples are taken in order. */
         void hold(final Sample sample)
         {
+            final int length = Sample.slotLength(sample.capacity());
             if (held[heldCount] == null || held[heldCount].capacity() < sample.capacity())
             {
-                final int length = Sample.slotLength(sample.capacity());
                 held[heldCount] = new Sample().wrap(new UnsafeBuffer(new byte[length]), 0, sample.capacity());
             }
             final Sample copy = held[heldCount++];
-            copy.buffer().putBytes(copy.offset(), sample.buffer(), sample.offset(),
-                Sample.slotLength(sample.capacity()));
+            copy.buffer().putBytes(copy.offset(), sample.buffer(), sample.offset(), length);
         }
 
         /** Writes the first {@code count} held samples, which the channel took, and keeps the rest in order. */
