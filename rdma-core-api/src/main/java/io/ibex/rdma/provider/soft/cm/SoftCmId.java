@@ -105,6 +105,8 @@ final class SoftCmId implements CmId
     private Context context;
     private QueuePair qp;
     private InetSocketAddress localAddress;
+    /** bindAddr asked for any port: the kernel's choice, which resolveAddr may trade for another. */
+    private boolean anyPort;
     private InetSocketAddress remoteAddress;
     private ServerSocketChannel listenSocket;
     private SocketChannel clientSocket;
@@ -197,6 +199,7 @@ final class SoftCmId implements CmId
             context = channel.sharedContext();
         }
         listenSocket = socket;
+        anyPort = address.getPort() == 0;
         state = State.BOUND;
         channel.agent().execute(() -> channel.agent().registerListener(socket, this));
     }
@@ -244,7 +247,7 @@ final class SoftCmId implements CmId
                 localOf(dst.getAddress());
             bindTo = new InetSocketAddress(ip, src != null ? src.getPort() : 0);
         }
-        clientSocket = openClientSocket(bindTo);
+        clientSocket = openClientSocket(bindTo, anyPort);
         localAddress = boundAddress(clientSocket, bindTo);
         context = channel.sharedContext();
         state = State.ADDR_RESOLVED;
@@ -1106,7 +1109,11 @@ final class SoftCmId implements CmId
         }
     }
 
-    private static SocketChannel openClientSocket(final InetSocketAddress bindTo)
+    /**
+     * Opens the TCP socket a connection goes out on. Between a listener's close and this bind another socket on the
+     * host may take the port, so a port the kernel chose is traded for another rather than failing the resolve.
+     */
+    private static SocketChannel openClientSocket(final InetSocketAddress bindTo, final boolean anyPort)
     {
         SocketChannel socket = null;
         try
@@ -1120,6 +1127,11 @@ final class SoftCmId implements CmId
         catch (final BindException ex)
         {
             closeQuietly(socket);
+            if (anyPort && bindTo.getPort() != 0)
+            {
+                LOG.debug("resolveAddr: port {} was taken after the kernel gave it; binding another", bindTo);
+                return openClientSocket(new InetSocketAddress(bindTo.getAddress(), 0), false);
+            }
             throw new VerbsException(VerbsException.EADDRINUSE, "resolveAddr: source address " + bindTo +
                 " is already in use", ex);
         }
