@@ -72,13 +72,14 @@ install_missing()
     $sudo apt-get update -qq &&
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
-install_missing || die "package installation failed"
+cache=${SOFTROCE_CACHE:-$CHECKOUT/target/softroce}
+mkdir -p "$cache/jobs" || die "cannot create cache $cache"
+# Concurrent runs (run-pair.sh's two guests) share the machine's packages and one cache: set both up under a lock.
+( flock 9 && install_missing ) 9> "$cache/.lock" || die "package installation failed"
 
 kernel_version=$(ls /lib/modules | sort -V | tail -1)
 [ -r "/boot/vmlinuz-$kernel_version" ] || die "no readable /boot/vmlinuz-$kernel_version"
-cache=${SOFTROCE_CACHE:-$CHECKOUT/target/softroce}
 build=$cache/build-$kernel_version
-mkdir -p "$cache/jobs" || die "cannot create cache $cache"
 
 # The initramfs holds only busybox and the modules needed to mount the host root (9p + overlay).
 build_initramfs()
@@ -119,7 +120,6 @@ prepare()
     rm -rf "$tmp" && mkdir -p "$tmp" && build_initramfs "$tmp" && extract_vmlinux "$tmp" || return 1
     echo "$stamp" > "$tmp/stamp" && rm -rf "$build" && mv "$tmp" "$build"
 }
-# Concurrent runs share one cache: build it under a lock.
 ( flock 9 && prepare ) 9> "$cache/.lock" || die "building the guest boot files failed"
 kernel=$build/vmlinux
 [ -s "$kernel" ] || kernel=/boot/vmlinuz-$kernel_version
