@@ -23,6 +23,10 @@ import java.util.concurrent.TimeUnit;
  * event before a request, so a real peer, which proves itself within a round trip of rdma_cm's handshake, is not
  * starved by a flood of half-open ones (each costs the target a queue pair until pushed out).
  * <p>
+ * The connection that holds the target is probed the same way when another source asks to connect: a source gone
+ * without a word (its host lost its link or crashed, so its disconnect never came) leaves that connection half-open,
+ * and a target that only receives would otherwise turn every new source away for ever.
+ * <p>
  * The connector's thread only; probe completions arrive through the send path, which polls the shared CQ.
  */
 final class Admission
@@ -34,6 +38,8 @@ final class Admission
 
     private final long timeoutNanos;
     private final List<Candidate> candidates = new ArrayList<>(SLOTS);
+    /** The connection holding the target while its probe is out or failed, else null. */
+    private Candidate holder;
     private final SendWorkRequest probe = new SendWorkRequest(1).opcode(SendOpcode.RDMA_WRITE).numSge(0)
         .remote(0, 0).sendFlags(SendFlags.SIGNALED);
     private long nextProbe;
@@ -70,6 +76,7 @@ final class Admission
     void remove(final Connection connection)
     {
         candidates.removeIf(candidate -> candidate.connection == connection);
+        holder = holder != null && holder.connection == connection ? null : holder;
     }
 
     /** @return whether this connection is being set up. */
@@ -100,15 +107,51 @@ final class Admission
     String established(final Connection connection)
     {
         final Candidate candidate = candidate(connection);
-        if (candidate == null)
+        return candidate == null ? null : post(candidate);
+    }
+
+    /**
+     * Another source asks to connect while this connection holds the target: probes the holder's peer, unless its
+     * probe is out already. One that cannot be posted (a send queue full of the target's own sends) is not.
+     */
+    void probeHolder(final Connection connection)
+    {
+        if (holder == null || holder.connection != connection || holder.status == WcStatus.SUCCESS)
         {
-            return null;
+            holder = new Candidate(connection, 0);
+            if (post(holder) != null)
+            {
+                holder = null;
+            }
         }
+    }
+
+    /** @return whether the holder's probe is out or failed, so that {@link #goneHolder} may name it. */
+    boolean isProbingHolder()
+    {
+        return holder != null && holder.status != WcStatus.SUCCESS;
+    }
+
+    /** @return the connection holding the target if its peer did not answer the probe: its source is gone. */
+    Connection goneHolder()
+    {
+        return holder != null && holder.status != null && holder.status != WcStatus.SUCCESS ? holder.connection : null;
+    }
+
+    /** @return why {@link #goneHolder} names its connection, for the log. */
+    String whyGone()
+    {
+        return "its source did not answer the probe of its queue pair (" + holder.status + ") sent when another " +
+            "source asked to connect: it is gone";
+    }
+
+    private String post(final Candidate candidate)
+    {
         candidate.probeId = PROBE | nextProbe++;
         probe.wrId(candidate.probeId);
         try
         {
-            connection.id().qp().postSend(probe);
+            candidate.connection.id().qp().postSend(probe);
             return null;
         }
         catch (final PostException ex)
@@ -126,6 +169,10 @@ final class Admission
             {
                 candidate.status = status;
             }
+        }
+        if (holder != null && holder.probeId == wrId)
+        {
+            holder.status = status;
         }
     }
 

@@ -467,15 +467,20 @@ final class ChannelConnector implements Runnable
 
     /**
      * A target's connections being set up: drops those that failed or ran out of time, and lets the first proven
-     * one hold the target, closing the others.
+     * one hold the target, closing the others; drops the holder once its probe shows that its source is gone.
      */
     private void admit()
     {
-        if (admission.isEmpty())
+        if (admission.isEmpty() && !admission.isProbingHolder())
         {
             return;
         }
         sendPath.reapProbes(admission);
+        final Connection gone = admission.goneHolder();
+        if (gone != null)
+        {
+            drop(gone, admission.whyGone());
+        }
         for (Connection failed = admission.failed(System.nanoTime()); failed != null;
             failed = admission.failed(System.nanoTime()))
         {
@@ -542,6 +547,7 @@ final class ChannelConnector implements Runnable
         {
             refused.warn("from " + child.remoteAddress() + " while connected to " + receiving);
             reject(child, BUSY);
+            admission.probeHolder(receiving);
             return;
         }
         else if (admission.isFull())

@@ -258,10 +258,10 @@ class PeerKillTest
     }
 
     /** Reads samples, which must come in order from 0. */
-    private static final class Reader extends TimedStep
+    static final class Reader extends TimedStep
     {
         private final SampleBatch batch = new SampleBatch(64);
-        private long next;
+        long next;
 
         Reader(final SampleChannel channel)
         {

@@ -26,7 +26,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * (SIGSTOP) mid-stream for less than the RC bound, (retry_cnt + 1) periods of max(4.096 us * 2^timeout, 1 s), 8 s
  * with the channel's settings, keeps its link and loses nothing; stopped again for longer, it loses its link, the
  * source reconnects, the target takes none of the requests that went stale meanwhile, and every sample the source
- * counted sent was read or counted dropped. The soft provider's: an HCA's timers run on while its process is stopped.
+ * counted sent was read or counted dropped. And a target whose source is stopped for good (its host gone, as far as
+ * the target can tell) turns the next source away only until the probe of the silent one fails at the bound, then
+ * takes it. The soft provider's: an HCA's timers run on while its process is stopped.
  */
 @ExtendWith(NoLeaks.class)
 @Timeout(120)
@@ -44,6 +46,7 @@ class PeerPauseTest
         Pattern.compile("WARN .*(handling CmEvent\\{CONNECT_REQUEST.* failed|accepting .* failed)");
 
     private PeerProcess target;
+    private PeerProcess silentSource;
     private String replyTimeout;
 
     @BeforeEach
@@ -65,9 +68,12 @@ class PeerPauseTest
         {
             System.clearProperty(SoftEventChannel.REPLY_TIMEOUT_PROPERTY);
         }
-        if (target != null)
+        for (final PeerProcess peer : new PeerProcess[] {target, silentSource})
         {
-            target.kill();
+            if (peer != null)
+            {
+                peer.kill();
+            }
         }
     }
 
@@ -80,6 +86,68 @@ class PeerPauseTest
             final PeerKillTest.Writer writer = streamUntilRead(source, RUN);
             pauseBelowTheBound(source, writer);
             pauseBeyondTheBound(source, writer);
+        }
+    }
+
+    @Test
+    void aTargetWhoseSourceFellSilentTakesTheNextSourceOnceTheProbeOfTheSilentOneFails() throws Exception
+    {
+        final int targetPort = LoopbackPorts.next();
+        try (SampleChannel receiver = SampleChannel.open(TestChannels.target("target", TransportMode.RC, targetPort,
+            PeerKillTest::tweak)))
+        {
+            silentSource = new PeerProcess(List.of("source", TransportMode.RC.name(),
+                Integer.toString(LoopbackPorts.next()), Integer.toString(targetPort)));
+            silentSource.awaitOpen();
+            assertTrue(receiver.awaitConnected(PeerProcess.START_WAIT_MILLIS, TimeUnit.MILLISECONDS), "no connection");
+            final PeerKillTest.Reader reader = new PeerKillTest.Reader(receiver);
+            while (reader.next < RUN)
+            {
+                reader.step();
+            }
+            silentSource.signal("STOP");
+            final long stopped = System.nanoTime();
+            try (SampleChannel next = SampleChannel.open(TestChannels.source("next", TransportMode.RC,
+                LoopbackPorts.next(), targetPort, PeerKillTest::tweak)))
+            {
+                final SampleBatch batch = new SampleBatch(64);
+                while (next.state() != ChannelState.CONNECTED)
+                {
+                    receiver.read(batch); // the silent source's last samples
+                    assertTrue(System.nanoTime() - stopped < TimeUnit.MILLISECONDS.toNanos(BOUND_MILLIS + WAIT_MILLIS),
+                        "the next source was turned away for longer than the bound");
+                }
+                System.out.printf("the next source connected %d ms after the first fell silent%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped));
+                streamFromZero(next, receiver);
+            }
+        }
+    }
+
+    /** Writes RUN samples from 0 on the source; the target reads them all, in order, after any earlier ones. */
+    private static void streamFromZero(final SampleChannel source, final SampleChannel target)
+    {
+        final PeerKillTest.Writer writer = new PeerKillTest.Writer(source);
+        final SampleBatch batch = new SampleBatch(64);
+        long expected = -1;
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+        while (expected < RUN)
+        {
+            if (writer.taken < RUN)
+            {
+                writer.step();
+            }
+            final int read = target.read(batch);
+            for (int i = 0; i < read; i++)
+            {
+                final long sequence = batch.get(i).sequence();
+                if (expected >= 0 || sequence == 0)
+                {
+                    assertEquals(Math.max(expected, 0), sequence, "the next source's samples, in order from 0");
+                    expected = sequence + 1;
+                }
+            }
+            assertTrue(System.nanoTime() < deadline, "the target read the next source's samples up to " + expected);
         }
     }
 
