@@ -6,8 +6,6 @@
 # the lost are at most the source's `dropped`, and the target's `skipped` sum is the lost, exactly. Both sides
 # write what they sent and read (--output), and `ibex compare --subset` checks the samples themselves.
 # Only across two guests (softroce/run-pair.sh): one guest has no link to take down.
-# Known to fail (docs/transport.md, "Running across hosts" says how), so test-cross-host.sh leaves it out of its
-# default list and says so; CROSS_HOST_SCRIPTS=softroce/cross-host/link-down.sh runs it.
 set -u
 . "$(dirname "$0")/../interop/lib.bash"
 [ -n "$role" ] || { echo "link-down: needs the guest pair (softroce/run-pair.sh)"; exit 1; }
@@ -25,7 +23,9 @@ pair "link down for $DOWN s and up: RC channel, source in guest a, target in gue
        ip link set dev $netdev down; echo \"link: $netdev down\"; sleep $DOWN
        ip link set dev $netdev up; echo \"link: $netdev up\" ) &
      $IBEX channel $config source --count $COUNT --rate $RATE --output $sent --timeout-ms 60000 \
-        --stats-format json > $interop_work/source.json; rc=\$?; wait; exit \$rc"
+        --stats-format json > $interop_work/source.json; rc=\$?; wait
+     # a source that dropped samples says so and exits with 1, which is what this outage should give
+     [ \$rc = 1 ] && grep -q 'error: source: [0-9]* dropped' $CLIENT_LOG && rc=0; exit \$rc"
 
 counter() { jq -r ".counters.$2" "$interop_work/$1.json" 2>/dev/null; }
 written=$(grep -c '^[0-9]' "$sent" 2>/dev/null)
@@ -38,6 +38,7 @@ echo "link-down: source sent ${written:-?} (dropped $dropped, reconnects $reconn
     "(skipped sum $skipped): lost $lost"
 check "link-down: the link went down and up during the run" grep -q "link: $netdev up" "$CLIENT_LOG"
 check "link-down: the source reconnected" test "${reconnects:-0}" -ge 1
+check "link-down: the source's error names its $dropped dropped" grep -q "error: source: $dropped dropped" "$CLIENT_LOG"
 check "link-down: the last sample sent, long after the link came back, arrived" \
     test -n "$(tail -1 "$sent" 2>/dev/null)" -a "$(tail -1 "$sent" 2>/dev/null)" = "$(tail -1 "$received" 2>/dev/null)"
 check "link-down: what the target read is exactly what was sent, in order (compare --subset)" \

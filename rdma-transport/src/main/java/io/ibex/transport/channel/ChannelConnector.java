@@ -9,6 +9,7 @@ import io.ibex.rdma.cm.PortSpace;
 import io.ibex.rdma.verbs.AsyncEvent;
 import io.ibex.rdma.verbs.AsyncEventType;
 import io.ibex.rdma.verbs.CompletionQueue;
+import io.ibex.rdma.verbs.PortState;
 import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpCapabilities;
@@ -28,7 +29,9 @@ import org.slf4j.LoggerFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +52,8 @@ final class ChannelConnector implements Runnable
     static final String QP_REFUSED = "the device refused the connection's queue pair: ";
     private static final Logger LOG = LoggerFactory.getLogger(ChannelConnector.class);
     private static final int LISTEN_BACKLOG = 10;
+    /** The device port a channel's connections use, as {@link SampleChannel} assumes. */
+    private static final int PORT = 1;
     private static final long EVENT_WAIT_MILLIS = 20;
     /** Connection requests held back while other events are taken first ({@link #nextEvent}). */
     private static final int MAX_HELD_REQUESTS = 64;
@@ -110,6 +115,8 @@ final class ChannelConnector implements Runnable
     private Connection receiving;
     /** The connection the receive path posts to: the one receiving, or one being set up. */
     private Connection receivesOf;
+    /** RC connections dropped while the device's port was down, their rdma_cm ids kept ({@link #watchPort}). */
+    private final List<Connection> parked = new ArrayList<>();
     private boolean everConnected;
     private long backoffNanos;
     private long retryAtNanos;
@@ -205,6 +212,7 @@ final class ChannelConnector implements Runnable
                 admit();
                 checkDataPaths(); // after the events: a peer's disconnect puts the QP in ERR, and is no failure
                 checkAsyncEvents();
+                watchPort();
             }
         }
         catch (final RuntimeException ex)
@@ -684,6 +692,7 @@ final class ChannelConnector implements Runnable
         final Connection lost = find(id);
         if (lost == null)
         {
+            closeParked(id);
             return;
         }
         LOG.info("{}: disconnected: {}", config.name(), lost);
@@ -756,12 +765,20 @@ final class ChannelConnector implements Runnable
         return connection != null && connection.qp().state() == QpState.ERR;
     }
 
-    /** Drops a connection that broke (its data path or the device said so); a source tries again. */
+    /** Drops a connection that broke (its data path, the device or its port said so); a source tries again. */
     private void drop(final Connection broken, final String why)
     {
         LOG.warn("{}: dropping {}: {}", config.name(), broken, why);
-        disconnectQuietly(broken);
-        tearDown(broken);
+        if (qpType == QpType.RC && pd.context().queryPort(PORT).state() != PortState.ACTIVE)
+        {
+            tearDown(broken, true);
+            parked.add(broken); // watchPort disconnects it once the port is back
+        }
+        else
+        {
+            disconnectQuietly(broken);
+            tearDown(broken);
+        }
         if (broken.outgoing() && config.reconnect())
         {
             retryLater("the connection broke");
@@ -888,8 +905,62 @@ final class ChannelConnector implements Runnable
         }
     }
 
+    /**
+     * Watches the port of the channel's device while it has RC connections: when the port goes down, drops them at
+     * once (RC would lose them anyway, and rxe can leave a queue pair neither completing nor failing its sends across
+     * a link that went down and came back), and a source tries again. A connection dropped while the port is down
+     * is parked: its rdma_cm id waits for the port to be back before it disconnects, since a DREQ sent on a link
+     * that is down is lost (and the peer would hold its end) and rxe's failure to send it breaks the device's CM.
+     */
+    private void watchPort()
+    {
+        if (qpType != QpType.RC || (anyConnection() == null && parked.isEmpty()))
+        {
+            return;
+        }
+        final PortState state = pd.context().queryPort(PORT).state();
+        if (state != PortState.ACTIVE)
+        {
+            for (Connection open = anyConnection(); open != null; open = anyConnection())
+            {
+                drop(open, "port " + PORT + " of " + pd.context().device().name() + " is " + state);
+            }
+        }
+        else if (!parked.isEmpty())
+        {
+            LOG.info("{}: port {} is back: disconnecting {} connection(s) dropped while it was down", config.name(),
+                PORT, parked.size());
+            for (final Connection connection : parked)
+            {
+                disconnectQuietly(connection);
+                connection.close();
+            }
+            parked.clear();
+        }
+    }
+
+    /** The peer of a connection dropped while the port was down disconnected first: nothing is left to say. */
+    private void closeParked(final CmId id)
+    {
+        for (final Connection connection : parked)
+        {
+            if (connection.id() == id)
+            {
+                connection.close();
+                parked.remove(connection);
+                return;
+            }
+        }
+    }
+
     /** Detaches a connection from the paths, destroys it, then gives back what its queues held. */
     private void tearDown(final Connection connection)
+    {
+        tearDown(connection, false);
+    }
+
+    /** As {@link #tearDown(Connection)}, and if {@code keepId}, the rdma_cm id is left open for the caller. */
+    private void tearDown(final Connection connection, final boolean keepId)
     {
         final boolean wasSending = connection == sending;
         final boolean wasReceiving = connection == receivesOf;
@@ -907,7 +978,14 @@ final class ChannelConnector implements Runnable
             sendPath.awaitFlushed(connection, FLUSH_WAIT_NANOS);
         }
         AsyncEvents.disown(connection.qp());
-        connection.close();
+        if (keepId)
+        {
+            connection.closeQueuePair();
+        }
+        else
+        {
+            connection.close();
+        }
         if (wasSending)
         {
             sendPath.drainAfterClose();
@@ -926,6 +1004,11 @@ final class ChannelConnector implements Runnable
 
     private void closeAll()
     {
+        for (final Connection connection : parked)
+        {
+            connection.close();
+        }
+        parked.clear();
         for (Connection open = anyConnection(); open != null; open = anyConnection())
         {
             disconnectQuietly(open);

@@ -73,6 +73,16 @@ final class Connection implements AutoCloseable
         }
     }
 
+    /** Destroys the queue pair (and address handle) and keeps the rdma_cm id, for a disconnect that must wait. */
+    void closeQueuePair()
+    {
+        qp.close();
+        if (ah != null)
+        {
+            ah.close();
+        }
+    }
+
     @Override
     public void close()
     {
