@@ -2,10 +2,10 @@
 # The soft provider between two hosts, as network namespaces on this machine: host a (10.97.0.1) and host b
 # (10.97.0.2) joined by a veth pair that exists only between them. Each JVM runs in its namespace with
 # -Dibex.soft.address=<its address>, so its soft device, connection manager and links use that network alone.
-# Checks: `ibex channel` RC and UD with the target in b and the source in a (complete, in order, intact), and
-# `ibex rc-pingpong` between the two, and the RC channel while a's end of the veth goes down for 4 s and for 12 s
-# (below and beyond the soft RC bound) and comes back. Ends with "N passed, N failed". Needs root (ip netns); removes the
-# namespaces it made on exit.
+# Checks: `ibex channel` RC and UD with the target in b and the source in a (complete, in order, intact),
+# `ibex rc-pingpong`, `ud-pingpong` (addressed by GID) and `rping` (rdma_cm) between the two, and the RC channel
+# while a's end of the veth goes down for 4 s and for 12 s (below and beyond the soft RC bound) and comes back.
+# Ends with "N passed, N failed". Needs root (ip netns); removes the namespaces it made on exit.
 # usage: softroce/test-netns.sh [-n]   (-n: no Maven build)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -75,6 +75,10 @@ for mode in RC UD; do
 done
 pair "rc-pingpong across namespaces" "rc-pingpong -g 1 -n 100 -c -p 18801" "rc-pingpong -g 1 -n 100 -c -p 18801 $IP_B"
 check "rc-pingpong: 100 iters on both sides" test "$(cat "$work/target.log" "$work/source.log" | grep -c '^100 iters in')" = 2
+pair "ud-pingpong across namespaces, by GID" "ud-pingpong -g 1 -n 100 -c -p 18802" "ud-pingpong -g 1 -n 100 -c -p 18802 $IP_B"
+check "ud-pingpong: 100 iters on both sides" test "$(cat "$work/target.log" "$work/source.log" | grep -c '^100 iters in')" = 2
+pair "rping across namespaces, through rdma_cm" "rping -s -a $IP_B -p 7271 -C 5 -v" "rping -c -a $IP_B -p 7271 -C 5 -v"
+check "rping: the client saw 5 pings" test "$(grep -c '^ping data: rdma-ping-' "$work/source.log")" = 5
 
 # json_number FILE PREFIX: the number after PREFIX in the stats line (--stats-format json) of FILE.
 json_number() { grep '^{' "$1" | grep -o "$2[0-9]*" | grep -o '[0-9]*$'; }
