@@ -118,8 +118,7 @@ final class ChannelConnector implements Runnable
     /** RC connections dropped while the device's port was down, their rdma_cm ids kept ({@link #watchPort}). */
     private final List<Connection> parked = new ArrayList<>();
     private boolean everConnected;
-    private long backoffNanos;
-    private long retryAtNanos;
+    private final Backoff backoff;
 
     ChannelConnector(final ChannelConfig config, final EventChannel events, final CmId first,
         final ProtectionDomain pd,
@@ -149,7 +148,7 @@ final class ChannelConnector implements Runnable
         this.pushedOut = new ThrottledWarning(LOG, config.name(), "more than " + Admission.SLOTS + " connections " +
             "were being set up at once, so the oldest made room for a newer request (the latest: {}); a flood of " +
             "half-open connections looks like this");
-        this.backoffNanos = config.reconnectMinDelay().toNanos();
+        this.backoff = new Backoff(config.reconnectMinDelay(), config.reconnectMaxDelay());
         this.first = first;
         AsyncEvents.own(sendCq, asyncEvents);
         AsyncEvents.own(receiveCq, asyncEvents);
@@ -199,9 +198,8 @@ final class ChannelConnector implements Runnable
             begin();
             while (running)
             {
-                if (retryAtNanos != 0 && System.nanoTime() - retryAtNanos >= 0)
+                if (backoff.takeDue(System.nanoTime()))
                 {
-                    retryAtNanos = 0;
                     retry();
                 }
                 final CmEvent event = nextEvent();
@@ -460,7 +458,7 @@ final class ChannelConnector implements Runnable
             }
             tuneRnr(connection);
             startSending(connection);
-            backoffNanos = config.reconnectMinDelay().toNanos();
+            backoff.reset();
         }
         else if (admission.find(event.id()) != null)
         {
@@ -785,12 +783,10 @@ final class ChannelConnector implements Runnable
         }
     }
 
-
     private void retryLater(final String why)
     {
-        LOG.info("{}: {}; trying again in {} ms", config.name(), why, TimeUnit.NANOSECONDS.toMillis(backoffNanos));
-        retryAtNanos = System.nanoTime() + backoffNanos;
-        backoffNanos = Math.min(backoffNanos * 2, config.reconnectMaxDelay().toNanos());
+        final long delayNanos = backoff.schedule(System.nanoTime());
+        LOG.info("{}: {}; trying again in {} ms", config.name(), why, TimeUnit.NANOSECONDS.toMillis(delayNanos));
     }
 
     /** @return the connection of an id or a queue pair, or null. */
