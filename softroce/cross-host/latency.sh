@@ -11,8 +11,8 @@ readonly ROUNDS=${LATENCY_ROUNDS:-3} ITERS=${LATENCY_ITERS:-2000}
 args="-d $SOFTROCE_DEV -x 1 -s 64 -n $ITERS"
 port=18900
 
-# The client's t_typical in µs: the fifth field of the line under perftest's " #bytes" header.
-typical() { awk 'found { print $5; exit } /^ #bytes/ { found = 1 }' "$CLIENT_LOG"; }
+# The client's t_typical in µs: the fifth field of perftest's result line.
+typical() { perftest_result "$CLIENT_LOG" | awk '{ print $5 }'; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # run TOOL: one run of TOOL (ib_send_lat or ibex) across the wire; appends its t_typical to $TOOL.typical.

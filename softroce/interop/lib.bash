@@ -14,6 +14,9 @@
 #       the --timeout-ms for an `ibex channel` target: just under $INTEROP_TIMEOUT. A target's wait for its source
 #       starts before the source's JVM does, which under emulation on a busy host took over 60 s; a target that gave
 #       up first stopped listening, and its source then met REJECTED (status 8) until it gave up too.
+#   perftest_result FILE
+#       the fields of perftest's result line in FILE (the line under its " #bytes" header), as `ibex send-lat` and
+#       the other perf programs print it too.
 #   channel_config MODE
 #       writes $CHANNEL_EXAMPLE (`ibex channel`'s example config) for rxe0 in transport mode MODE (provider disni,
 #       the server's address in place of 127.0.0.1, the guest's own for the source's in.address, nothing else
@@ -175,6 +178,8 @@ check()
         interop_failures=$((interop_failures + 1))
     fi
 }
+
+perftest_result() { awk 'found { print; exit } /^ #bytes/ { found = 1 }' "$1"; }
 
 readonly CHANNEL_EXAMPLE=examples/channel-loopback.conf
 

@@ -10,8 +10,6 @@ set -u
 
 common="-d $SOFTROCE_DEV -x 1 --warmup 300"
 
-# The fields of the line under perftest's " #bytes" header.
-results() { awk 'found { print; exit } /^ #bytes/ { found = 1 }' "$1"; }
 address() { sed -n "s/^ $1 address: //p" "$2"; }
 
 check_addresses()
@@ -30,7 +28,7 @@ pair "write-lat: ibex server, ibex client" tcp 18630 \
     for log in "$SERVER_LOG" "$CLIENT_LOG"
     do
         check "$(basename "$log" .log): 64 bytes, 300 iterations, t_min <= t_typical <= t_max" \
-            awk '{ exit !($1 == 64 && $2 == 300 && $3 > 0 && $3 <= $5 && $5 <= $4) }' <<< "$(results "$log")"
+            awk '{ exit !($1 == 64 && $2 == 300 && $3 > 0 && $3 <= $5 && $5 <= $4) }' <<< "$(perftest_result "$log")"
     done
 }
 
@@ -39,8 +37,8 @@ pair "write-bw --post-list 4, 4 KiB: ibex server, ibex client" tcp 18631 \
     "$IBEX write-bw $common -s 4096 -n 400 --post-list 4 -p 18631 $SERVER_IP" && {
     check_addresses
     check "client: 4096 bytes, 400 messages, a message rate" \
-        awk '{ exit !($1 == 4096 && $2 == 400 && $5 > 0) }' <<< "$(results "$CLIENT_LOG")"
-    check "server: no result line, as perftest's" test -z "$(results "$SERVER_LOG")"
+        awk '{ exit !($1 == 4096 && $2 == 400 && $5 > 0) }' <<< "$(perftest_result "$CLIENT_LOG")"
+    check "server: no result line, as perftest's" test -z "$(perftest_result "$SERVER_LOG")"
 }
 
 finish

@@ -9,8 +9,6 @@ set -u
 
 common="-d $SOFTROCE_DEV -x 1 -s 64 --warmup 20"
 
-# The fields of the line under perftest's " #bytes" header.
-results() { awk 'found { print; exit } /^ #bytes/ { found = 1 }' "$1"; }
 address() { sed -n "s/^ $1 address: //p" "$2"; }
 
 check_both()
@@ -19,7 +17,7 @@ check_both()
     for log in "$SERVER_LOG" "$CLIENT_LOG"
     do
         check "$(basename "$log" .log): 64 bytes, $iters iterations" \
-            awk -v n="$iters" '{ exit !($1 == 64 && $2 == n) }' <<< "$(results "$log")"
+            awk -v n="$iters" '{ exit !($1 == 64 && $2 == n) }' <<< "$(perftest_result "$log")"
     done
     check "the server learnt the client's address" test -n "$(address local "$CLIENT_LOG")" -a \
         "$(address remote "$SERVER_LOG")" = "$(address local "$CLIENT_LOG")"
@@ -30,14 +28,14 @@ pair "send-lat: ibex server, ibex client" tcp 18620 \
     "$IBEX send-lat $common -n 50 -p 18620 $SERVER_IP" && {
     check_both 50
     check "client: t_min <= t_typical <= t_max" awk '{ exit !($3 > 0 && $3 <= $5 && $5 <= $4) }' <<< \
-        "$(results "$CLIENT_LOG")"
+        "$(perftest_result "$CLIENT_LOG")"
 }
 
 pair "send-bw --post-list 4: ibex server, ibex client" tcp 18621 \
     "$IBEX send-bw $common -n 200 --post-list 4 -p 18621" \
     "$IBEX send-bw $common -n 200 --post-list 4 -p 18621 $SERVER_IP" && {
     check_both 200
-    check "client: a message rate" awk '{ exit !($5 > 0) }' <<< "$(results "$CLIENT_LOG")"
+    check "client: a message rate" awk '{ exit !($5 > 0) }' <<< "$(perftest_result "$CLIENT_LOG")"
 }
 
 finish
