@@ -183,52 +183,55 @@ class DocumentedCommandsTest
     /** @return the lines outside code blocks. */
     private static List<Line> prose(final Path doc)
     {
-        final List<Line> prose = new ArrayList<>();
-        boolean fenced = false;
-        final List<String> lines = read(doc);
-        for (int i = 0; i < lines.size(); i++)
-        {
-            final String text = lines.get(i);
-            fenced ^= text.trim().startsWith("```");
-            if (!fenced && !text.trim().startsWith("```"))
-            {
-                prose.add(new Line(doc, i + 1, text));
-            }
-        }
-        return prose;
+        return lines(doc).stream().filter(line -> !line.fenced).toList();
     }
 
     /** @return the code spans of the prose and the lines of code blocks, a line continued with \ joined to it. */
     private static List<Line> commandLines(final Path doc)
     {
         final List<Line> commands = new ArrayList<>();
-        final List<String> lines = read(doc);
-        boolean fenced = false;
+        final List<Line> lines = lines(doc);
         for (int i = 0; i < lines.size(); i++)
         {
-            String text = lines.get(i);
-            if (text.trim().startsWith("```"))
+            final Line line = lines.get(i);
+            if (line.fenced)
             {
-                fenced = !fenced;
-                continue;
-            }
-            if (fenced)
-            {
-                final int first = i;
-                while (text.endsWith("\\") && i + 1 < lines.size())
+                String text = line.text;
+                while (text.endsWith("\\") && i + 1 < lines.size() && lines.get(i + 1).fenced)
                 {
-                    text = text.substring(0, text.length() - 1) + ' ' + lines.get(++i).trim();
+                    text = text.substring(0, text.length() - 1) + ' ' + lines.get(++i).text.trim();
                 }
-                commands.add(new Line(doc, first + 1, text.trim()));
+                commands.add(new Line(doc, line.number, text.trim(), true));
                 continue;
             }
-            final Matcher span = SPAN.matcher(text);
+            final Matcher span = SPAN.matcher(line.text);
             while (span.find())
             {
-                commands.add(new Line(doc, i + 1, span.group(1).trim()));
+                commands.add(new Line(doc, line.number, span.group(1).trim(), false));
             }
         }
         return commands;
+    }
+
+    /** @return the document's lines but the fences of its code blocks, each marked as inside a block or not. */
+    private static List<Line> lines(final Path doc)
+    {
+        final List<Line> lines = new ArrayList<>();
+        final List<String> texts = read(doc);
+        boolean fenced = false;
+        for (int i = 0; i < texts.size(); i++)
+        {
+            final String text = texts.get(i);
+            if (text.trim().startsWith("```"))
+            {
+                fenced = !fenced;
+            }
+            else
+            {
+                lines.add(new Line(doc, i + 1, text, fenced));
+            }
+        }
+        return lines;
     }
 
     private static List<String> read(final Path doc)
@@ -243,7 +246,7 @@ class DocumentedCommandsTest
         }
     }
 
-    private record Line(Path doc, int number, String text)
+    private record Line(Path doc, int number, String text, boolean fenced)
     {
         String where()
         {
