@@ -767,7 +767,7 @@ final class ChannelConnector implements Runnable
     private void drop(final Connection broken, final String why)
     {
         LOG.warn("{}: dropping {}: {}", config.name(), broken, why);
-        if (qpType == QpType.RC && pd.context().queryPort(PORT).state() != PortState.ACTIVE)
+        if (qpType == QpType.RC && portState() != PortState.ACTIVE)
         {
             tearDown(broken, true);
             parked.add(broken); // watchPort disconnects it once the port is back
@@ -914,7 +914,7 @@ final class ChannelConnector implements Runnable
         {
             return;
         }
-        final PortState state = pd.context().queryPort(PORT).state();
+        final PortState state = portState();
         if (state != PortState.ACTIVE)
         {
             for (Connection open = anyConnection(); open != null; open = anyConnection())
@@ -933,6 +933,11 @@ final class ChannelConnector implements Runnable
             }
             parked.clear();
         }
+    }
+
+    private PortState portState()
+    {
+        return pd.context().queryPort(PORT).state();
     }
 
     /** The peer of a connection dropped while the port was down disconnected first: nothing is left to say. */
