@@ -13,12 +13,12 @@ import org.openjdk.jmh.annotations.State;
  * needs the driver's thread to run between the two clients' turns. With no core left beside two busy-spinning
  * clients that thread is starved, and each round trip waits for the scheduler to preempt a spinning client;
  * yielding clients let the driver run but pay a {@code sched_yield} on every empty poll. In {@code INVOKER} mode
- * the driver has no thread: the measuring thread runs its duty cycle whenever it polls
- * ({@link EmbeddedAeron#invokeDriver()}), as the kernel runs TCP's work in the caller's system calls, so no thread
- * of Aeron competes with the clients for a core. That is why {@link #aeronThreading} defaults to {@code INVOKER};
- * over IPC the driver is not on the data path anyway (the publisher writes the log buffer the subscriber reads).
- * Each benchmark's {@code aeronIdle} says which idle strategy its clients use by default, and why;
- * docs/benchmarks.md reports the figures behind these defaults.
+ * the driver has no thread: the measuring thread runs its duty cycle whenever it polls ({@link
+ * EmbeddedAeron#invokeDriver()}), as the kernel runs TCP's work in the caller's system calls, so no thread of Aeron
+ * competes with the clients for a core. That is why {@link #aeronThreading} defaults to {@code INVOKER}; over IPC
+ * the driver is not on the data path anyway (the publisher writes the log buffer the subscriber reads). Each
+ * benchmark's {@code aeronIdle} says which idle strategy its clients use by default, and why; docs/benchmarks.md
+ * reports the figures behind these defaults.
  */
 @State(Scope.Benchmark)
 public abstract class PeerBenchmark
