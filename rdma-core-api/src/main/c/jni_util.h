@@ -41,8 +41,7 @@ int ibex_throw_null_handle(JNIEnv *env, const char *what, int verbs);
 
 /*
  * Throws IOException if handle is 0 ("<what>: null handle"); returns nonzero when it threw. Inline: every post
- * and poll checks its handles, and a call costs more than the check (about 2% of a busy-polling thread's time in
- * the Soft-RoCE guest, measured with perf).
+ * and poll checks its handles, and a function call would cost more than the check.
  */
 static inline int ibex_null_handle(JNIEnv *env, jlong handle, const char *what)
 {

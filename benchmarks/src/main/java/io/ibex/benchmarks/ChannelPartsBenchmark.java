@@ -30,8 +30,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * ts.received, and the initialisation of a claimed sample from its signal list; and, of the stats, the two
  * parts no implementation of them can avoid: a histogram record per metric (three for a received sample) and a
  * writer critical section that lets another thread take snapshots. Under emulation (the Soft-RoCE
- * guest) these cost 20-30 times what they cost on the host, which is why they show in the channel's round trip
- * there; docs/benchmarks.md has the figures.
+ * guest) these cost many times what they cost on the host, which is why they show in the channel's round trip
+ * there.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

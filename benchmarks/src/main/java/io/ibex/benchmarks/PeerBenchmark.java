@@ -8,19 +8,17 @@ import org.openjdk.jmh.annotations.State;
  * The parameters of the benchmarks that run one operation on ibex and on each of its peers
  * ({@link PingPongBenchmark}, {@link StreamBenchmark}).
  * <p>
- * <b>Aeron on a machine of two cores.</b> Aeron's media driver moves UDP messages on threads of its own
+ * <b>Aeron where cores are few.</b> Aeron's media driver moves UDP messages on threads of its own
  * (conductor, sender and receiver; one thread for all three in {@code SHARED} threading mode), so a UDP round trip
- * needs the driver's thread to run between the two clients' turns. With two cores and both clients busy-spinning
- * that thread is starved, and each round trip waits for the scheduler to preempt a spinning client: 4 ms at the
- * median in {@code SHARED} mode, 8 ms in {@code DEDICATED} (measured here). Yielding clients let the driver run
- * (UDP 14 us, IPC 0.64 us at the median in {@code SHARED} mode) but pay a {@code sched_yield} on every empty poll.
- * In {@code INVOKER} mode the driver has no thread: the measuring thread runs its duty cycle whenever it polls
- * ({@link EmbeddedAeron#invokeDriver()}), as the kernel runs TCP's work in the caller's system calls, so no thread
- * of Aeron competes with the clients for a core. That is why {@link #aeronThreading} defaults to {@code INVOKER}:
- * with spinning clients it gave the lowest round trips of every combination over UDP (8.0 us at the median, 20 us
- * at p99) and among the lowest over IPC (0.25 us / 0.46 us), where the driver is not on the data path anyway (the
- * publisher writes the log buffer the subscriber reads). Each benchmark's {@code aeronIdle} says which idle
- * strategy its clients use by default, and why.
+ * needs the driver's thread to run between the two clients' turns. With no core left beside two busy-spinning
+ * clients that thread is starved, and each round trip waits for the scheduler to preempt a spinning client;
+ * yielding clients let the driver run but pay a {@code sched_yield} on every empty poll. In {@code INVOKER} mode
+ * the driver has no thread: the measuring thread runs its duty cycle whenever it polls ({@link
+ * EmbeddedAeron#invokeDriver()}), as the kernel runs TCP's work in the caller's system calls, so no thread of Aeron
+ * competes with the clients for a core. That is why {@link #aeronThreading} defaults to {@code INVOKER}; over IPC
+ * the driver is not on the data path anyway (the publisher writes the log buffer the subscriber reads). Each
+ * benchmark's {@code aeronIdle} says which idle strategy its clients use by default, and why; docs/benchmarks.md
+ * reports the figures behind these defaults.
  */
 @State(Scope.Benchmark)
 public abstract class PeerBenchmark

@@ -35,7 +35,7 @@ public class PingPongBenchmark extends PeerBenchmark
     /**
      * The idle strategy of Aeron's clients, by Aeron's name for it ({@link AeronSetup}); Aeron only. Busy-spinning
      * by default: with the driver on the measuring thread ({@code INVOKER}) nothing else needs the cores, and a
-     * yield per empty poll costs the round trip (IPC 0.89 against 0.25 us at the median, UDP 9.6 against 8.0 us).
+     * yield per empty poll adds to the round trip.
      */
     @Param({ AeronSetup.SPIN })
     public String aeronIdle;

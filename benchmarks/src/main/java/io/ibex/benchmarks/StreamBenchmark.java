@@ -41,10 +41,8 @@ public class StreamBenchmark extends PeerBenchmark
     /**
      * The idle strategy of Aeron's clients, by Aeron's name for it ({@link AeronSetup}); Aeron only. Yielding by
      * default: a sender held back by back-pressure that spins takes a core from the receiver it waits for, whenever
-     * anything else on the machine wants one; over IPC that cost 5 to 8 times the rate here (64 bytes: 5.2 million
-     * messages/s spinning against 32 million yielding; 4096 bytes: 0.23 against 1.9 million). Over UDP spinning
-     * was faster (64 bytes: 2.8 against 2.3 million; 4096 bytes: 68,000 against 43,000): pass
-     * {@code -p aeronIdle=spin} to see it.
+     * anything else on the machine wants one, which over IPC costs a large part of the rate. Over UDP spinning may
+     * be faster: pass {@code -p aeronIdle=spin} to compare.
      */
     @Param({ AeronSetup.YIELD })
     public String aeronIdle;

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * The generated section of docs/benchmarks.md: how to regenerate it, the machine and the settings, the issue's
- * targets, then the host's and the guest's tables and plots. Every figure comes from the run's files.
+ * The generated section of docs/benchmarks.md: how to regenerate it, the machine and the settings, the
+ * performance targets, then the host's and the guest's tables and plots. Every figure comes from the run's files.
  */
 public final class ComparisonSection
 {

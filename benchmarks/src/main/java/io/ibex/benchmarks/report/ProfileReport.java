@@ -11,7 +11,7 @@ import java.util.Map;
  */
 final class ProfileReport
 {
-    /** What a target whose case the comparison does not record (issue 8's two-JVM cases) says instead. */
+    /** What a target whose case the comparison does not record (the two-JVM cases) says instead. */
     static final String NOT_PROFILED = "no profile recorded for this case";
 
     /** Rows of a profile's table: the top frames beyond these are summed into one "other" row. */

@@ -3,8 +3,8 @@ package io.ibex.benchmarks.report;
 import java.util.Locale;
 
 /**
- * One of the issue's targets: a figure of ibex against the same figure of a peer, whose ratio must stay at most
- * (latency) or at least (rate) a limit.
+ * One of the performance targets ({@link Targets}): a figure of ibex against the same figure of a peer, whose
+ * ratio must stay at most (latency) or at least (rate) a limit.
  *
  * @param name   what is compared, e.g. {@code rxe: ibex send-lat / ib_send_lat, median, 64 B}.
  * @param ibex   ibex's figure, NaN when not measured in this run.
@@ -43,7 +43,7 @@ public record Target(String name, double ibex, double peer, String unit, double 
     }
 
     /**
-     * @return the limit as the issue states it, e.g. {@code ≤ 1.10 ×}.
+     * @return the limit as the report states it, e.g. {@code ≤ 1.10 ×}.
      */
     public String limitText()
     {

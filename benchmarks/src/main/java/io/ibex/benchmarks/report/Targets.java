@@ -7,14 +7,15 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * The issue's targets, evaluated on a run's data. On rxe (the guest), perftest and {@code ibex *-lat} report half a
- * round trip, so the sample channel's JMH round trip is halved before it is set against them. The issue's sizes:
- * 64 B for the peers; for the channel, the sample of 5 values (64 B on the wire: 24 B of header and 8 B a value);
- * on the host, every sample size against nio at the same bytes. Each target names the profile of ibex's case the
- * comparison records (benchmarks/compare.sh, softroce/bench-compare-guest.sh): {@code guest/profiles/send-lat},
- * {@code write-lat}, {@code send-bw}, {@code write-bw} (the ibex client at 64 B), {@code channel-round-trip-5},
- * and on the host {@code profiles/channel-round-trip-1}, {@code -8} and {@code -64}; issue 8's two-JVM targets
- * (the sample channel to a second JVM over shared memory, against Aeron IPC and a rate) have none.
+ * The performance targets ibex is held to, evaluated on a run's data. On rxe (the guest), perftest and
+ * {@code ibex *-lat} report half a round trip, so the sample channel's JMH round trip is halved before it is set
+ * against them. The targets' sizes: 64 B for the peers; for the channel, the sample of 5 values (64 B on the wire:
+ * 24 B of header and 8 B a value); on the host, every sample size against nio at the same bytes. Each target names
+ * the profile of ibex's case the comparison records (benchmarks/compare.sh, softroce/bench-compare-guest.sh):
+ * {@code guest/profiles/send-lat}, {@code write-lat}, {@code send-bw}, {@code write-bw} (the ibex client at 64 B),
+ * {@code channel-round-trip-5}, and on the host {@code profiles/channel-round-trip-1}, {@code -8} and {@code -64};
+ * the two-JVM targets (the sample channel to a second JVM over shared memory, against Aeron IPC and a rate) have
+ * none.
  */
 public final class Targets
 {
@@ -36,9 +37,9 @@ public final class Targets
     private static final double CHANNEL_LATENCY_LIMIT = 1.2;
     private static final double MESSAGE_RATE_LIMIT = 0.9;
     private static final double HOST_ROUND_TRIP_LIMIT = 1.5;
-    /** Issue 8: the round trip to a second JVM over shared memory, at most this times Aeron IPC's (one JVM). */
+    /** The round trip to a second JVM over shared memory, at most this times Aeron IPC's (one JVM). */
     private static final double TWO_JVM_ROUND_TRIP_LIMIT = 2.0;
-    /** Issue 8: samples of 8 values a second, vectorized, to a reader in a second JVM over shared memory. */
+    /** Samples of 8 values a second, vectorized, to a reader in a second JVM over shared memory. */
     private static final double TWO_JVM_SAMPLES_PER_SECOND = 5e6;
     private static final String TWO_JVM_SHM = "shm-2jvm";
     private static final String TWO_JVM_WRITE = "soft-shm-write-2jvm";
@@ -105,7 +106,7 @@ public final class Targets
         return targets;
     }
 
-    /** Issue 8's: the sample channel to a second JVM of the host over the soft provider's shared memory. */
+    /** The two-JVM targets: the sample channel to a second JVM of the host over the soft provider's shared memory. */
     private static void twoJvmTargets(final ComparisonData data, final List<LatencyCase> host,
         final List<Target> targets)
     {

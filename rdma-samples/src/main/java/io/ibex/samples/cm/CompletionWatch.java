@@ -27,7 +27,7 @@ public final class CompletionWatch
     /**
      * How long completions are still taken after the DISCONNECTED event: rxe completes work in a deferred task and
      * the event comes another way, so the completion of a SEND the peer acknowledged before it disconnected can come
-     * after the event (seen once in CI with rdma_server); and the QP, moved to ERR, flushes what is left meanwhile.
+     * after the event; and the QP, moved to ERR, flushes what is left meanwhile.
      */
     private static final long DISCONNECT_GRACE_NS = TimeUnit.MILLISECONDS.toNanos(200);
 

@@ -114,8 +114,8 @@ final class PerfHeader
     }
 
     /**
-     * @return the clock the measurements read, with the kernel's clock source where Linux names it (its cost
-     *         decides what a reading costs: ~0.25 µs with tsc in the Soft-RoCE guest, 1-2 µs with hpet).
+     * @return the clock the measurements read, with the kernel's clock source where Linux names it (the source
+     *         decides what a reading costs: tsc is cheap, hpet is not).
      */
     static String clock()
     {

@@ -9,8 +9,7 @@ import java.util.function.IntConsumer;
  * The profile of a test (ibex only, {@code --jfr FILE}): after the measured loop and its results, the same loop runs
  * {@code --jfr-rounds} times more, each time the measured iterations, under a recording of thread samples
  * ({@link ThreadSamples}). The JVMs are as warm as in the measured loop, so the profile shows the measured code,
- * and the measured figures are not slowed by the recording, nor paid for with JVMs of their own (under emulation a
- * JVM's start takes tens of seconds).
+ * and the measured figures are not slowed by the recording, nor paid for with JVMs of their own to start and warm.
  * <p>
  * Both sides run the rounds, in step, as the warm-up's: once connected each side tells the other over the
  * out-of-band connection whether it wants rounds (it has {@code --jfr}), and when either does, before each round

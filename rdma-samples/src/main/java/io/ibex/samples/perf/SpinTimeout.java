@@ -4,9 +4,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Bounds a busy-poll loop without reading the clock on every empty poll: the clock is read once every
- * {@value #SPINS_PER_CLOCK_READ} spins (in the Soft-RoCE guest a clock read costs 0.25 to 2 µs, an empty poll
- * less), so a wait that ends soon costs no clock read at all, and a peer that went away is noticed within the
- * timeout plus a few thousand polls.
+ * {@value #SPINS_PER_CLOCK_READ} spins (a clock read can cost more than an empty poll), so a wait that ends soon
+ * costs no clock read at all, and a peer that went away is noticed within the timeout plus a few thousand polls.
+ * One thread; allocates nothing.
  */
 final class SpinTimeout
 {

@@ -7,10 +7,10 @@ import java.util.function.IntConsumer;
 /**
  * The warm-up, coordinated with the peer over the out-of-band connection as perftest synchronizes its phases:
  * rounds of the loop that are not measured, at least {@code --warmup} iterations, and then on until a round in
- * which neither JVM was busy besides the loop ({@link LoopCost#wasQuiet()}: the JIT compiling, mostly; under
- * emulation a compilation takes seconds and steals the CPU the loop measures), or until ten times
- * {@code --warmup} iterations ran. After each round both sides send each other one byte, quiet or busy, and both
- * take the same decision from the two. The measured loop starts right after the last exchange, on both sides.
+ * which neither JVM was busy besides the loop ({@link LoopCost#wasQuiet()}: the JIT compiling, mostly, which
+ * steals the CPU the loop measures), or until ten times {@code --warmup} iterations ran. After each round both
+ * sides send each other one byte, quiet or busy, and both take the same decision from the two. The measured loop
+ * starts right after the last exchange, on both sides.
  */
 final class WarmUp
 {

@@ -11,7 +11,7 @@ import javax.management.ObjectName;
 /**
  * Which of HotSpot's compilers a run uses ({@code --jit}). C2 compiles a path's code on a core of its own after the
  * run starts; where the machine has no core to spare, that core is the generator's, and the steps are lost. C1
- * compiles quickly, and its code keeps 100 kHz.
+ * compiles quickly, and its code is fast enough for a paced generator.
  */
 public enum JitMode
 {

@@ -15,9 +15,9 @@ import java.util.function.LongSupplier;
  */
 final class PacedIdleStrategy implements IdleStrategy
 {
-    /** Longer than a yield, short beside a 100 kHz period: the generator still yields most of its 10 us. */
+    /** Within this of a step the thread spins, as a yield may outlast it: a small part of a 100 kHz period. */
     static final long SPIN_NANOS = 2_000;
-    /** A park overshoots by the timer slack (50 us for a Java thread) and a wake-up: this much early is on time. */
+    /** A park overshoots by the timer slack (Linux's default: 50 µs) and a wake-up: this much early is on time. */
     static final long PARK_LEAD_NANOS = 150_000;
     /** The longest park: how late the end of a run or of an input's pacing is noticed. */
     static final long MAX_PARK_NANOS = 1_000_000;

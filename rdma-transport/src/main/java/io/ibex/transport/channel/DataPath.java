@@ -12,8 +12,8 @@ abstract class DataPath
     protected Connection connection;
     /**
      * Written under the lock, read without it: the connection manager looks every 20 ms, and taking the lock a
-     * busy-polling data thread nearly always holds had it back off and wake hundreds of times a second, each wake
-     * preempting a polling thread on a machine with few cores.
+     * busy-polling data thread nearly always holds would have it back off and wake hundreds of times a second, each
+     * wake preempting a polling thread when cores are few.
      */
     protected volatile String failure;
     protected boolean shutDown;

@@ -7,10 +7,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The lock of a send or receive path. The data thread takes it once per call, nearly always uncontended: one
- * compare-and-set to take it and a release store to give it back, a third of a {@code ReentrantLock}'s cost
- * under emulation (measured in the Soft-RoCE guest: 20-35 ns a pair against 70-110 ns). The connection manager's
- * thread takes it now and then; whoever finds it held backs off (spin, yield, park) until it is free. Not
- * reentrant.
+ * compare-and-set to take it and a release store to give it back, cheaper than a {@code ReentrantLock}'s pair
+ * ({@code ChannelPartsBenchmark} sets the two side by side). The connection manager's thread takes it now and
+ * then; whoever finds it held backs off (spin, yield, park) until it is free. Not reentrant; the uncontended
+ * path allocates nothing.
  */
 final class PathLock
 {

@@ -13,7 +13,7 @@ public enum IdleKind
 {
     /** Spin without yielding the core: lowest latency, one core per waiting thread. */
     BUSY_SPIN("busy-spin"),
-    /** Yield the core between polls: the default, as ibex runs on machines with two cores. */
+    /** Yield the core between polls: the default, leaving the core to other threads when cores are few. */
     YIELDING("yielding"),
     /** Spin, then yield, then park with growing periods. */
     BACKOFF("backoff"),

@@ -209,7 +209,7 @@ public final class FixedDecimal
     /**
      * Writes the point and the decimals, zero-padded; nothing when the precision is 0. From the end: eight digits at
      * a time ({@link #eightDigits}), then one at a time: a file node writes 17 decimals of every value, and a
-     * division a digit made a quarter of a value's time.
+     * division per digit would be a large part of its cost.
      */
     private int putDecimals(final MutableDirectBuffer buffer, final int index, final long decimals)
     {
