@@ -49,7 +49,7 @@ public final class ComparisonSection
             .append("to it pay a `sched_yield` on every empty poll. Its ping-pong clients busy-spin (a yield per ")
             .append("empty poll cost IPC 0.89 against 0.25 µs), its stream's clients yield (a sender that spins ")
             .append("against back-pressure takes the core its receiver needs: 5.2 against 32 million 64-byte ")
-            .append("messages/s over IPC); `PeerBenchmark`'s javadoc has the measurements.\n");
+            .append("messages/s over IPC).\n");
         machine(markdown, data);
         final List<Target> targets = Targets.of(data);
         targets(markdown, targets, data);
