@@ -150,7 +150,7 @@ final class SoftCmAgent implements Runnable
         {
             key.cancel();
         }
-        closeQuietly(socket);
+        CmSockets.closeQuietly(socket);
         flushCancelledKeys();
     }
 
@@ -224,9 +224,9 @@ final class SoftCmAgent implements Runnable
                 {
                     drop((CmConnection)key.attachment(), "event channel closed");
                 }
-                closeQuietly(key.channel());
+                CmSockets.closeQuietly(key.channel());
             }
-            closeQuietly(selector);
+            CmSockets.closeQuietly(selector);
         }
     }
 
@@ -430,18 +430,6 @@ final class SoftCmAgent implements Runnable
         catch (final IOException ex)
         {
             LOG.warn("soft CM selector failed to release closed sockets", ex);
-        }
-    }
-
-    private static void closeQuietly(final AutoCloseable closeable)
-    {
-        try
-        {
-            closeable.close();
-        }
-        catch (final Exception ignore)
-        {
-            // releasing on shutdown: nothing more to do
         }
     }
 }

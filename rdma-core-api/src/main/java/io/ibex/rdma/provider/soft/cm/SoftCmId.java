@@ -7,7 +7,6 @@ import io.ibex.rdma.cm.ConnParam;
 import io.ibex.rdma.cm.EventChannel;
 import io.ibex.rdma.cm.PortSpace;
 import io.ibex.rdma.cm.UdParams;
-import io.ibex.rdma.provider.soft.SoftGidDescriptor;
 import io.ibex.rdma.provider.soft.SoftLinkToken;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.AhAttr;
@@ -24,12 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.net.BindException;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
-import java.net.UnknownHostException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -53,7 +48,6 @@ final class SoftCmId implements CmId
     private static final int PORT_NUM = 1;
     /** The GID-table index rdma_cm uses on RoCE v2 (the IPv4-mapped GID). */
     private static final int GID_INDEX = 1;
-    private static final int LISTEN_BACKLOG = 128;
     /**
      * The RNR NAK timer the kernel's IB CM gives an RC QP at RTR (cm_init_qp_rtr_attr): 0, which encodes 655.36 ms.
      * A user who wants less changes it in RTS, as real rdma_cm leaves them no other way.
@@ -62,7 +56,6 @@ final class SoftCmId implements CmId
     /** The ACK timeout of the transitions rdma_cm does (about 67 ms). */
     private static final int ACK_TIMEOUT = 14;
     private static final int ENODEV = 19;
-    private static final int EADDRNOTAVAIL = 99;
 
     /**
      * Where an id is in the rdma_cm life cycle.
@@ -98,8 +91,8 @@ final class SoftCmId implements CmId
     }
 
     private final SoftEventChannel channel;
+    private final CmSockets sockets;
     private final PortSpace portSpace;
-    private final SoftCmId listenId;
     /** Volatile so the agent can turn away requests to an id that does not listen without waiting for it. */
     private volatile State state = State.IDLE;
     private Context context;
@@ -125,13 +118,12 @@ final class SoftCmId implements CmId
     /**
      * @param channel   the channel events go to.
      * @param portSpace the port space.
-     * @param listenId  for an id made by a connection request: the listening id; otherwise null.
      */
-    SoftCmId(final SoftEventChannel channel, final PortSpace portSpace, final SoftCmId listenId)
+    SoftCmId(final SoftEventChannel channel, final PortSpace portSpace)
     {
         this.channel = channel;
+        this.sockets = channel.sockets();
         this.portSpace = Objects.requireNonNull(portSpace, "portSpace");
-        this.listenId = listenId;
     }
 
     @Override
@@ -181,17 +173,17 @@ final class SoftCmId implements CmId
     {
         ensureOpen();
         requireState("bindAddr", State.IDLE);
-        final InetAddress ip = requireDeviceAddress("bindAddr", address);
+        final InetAddress ip = sockets.requireDeviceAddress("bindAddr", address);
         final InetSocketAddress bindTo = ip.isAnyLocalAddress() ?
-            new InetSocketAddress(localOf(ip), address.getPort()) : address;
-        final ServerSocketChannel socket = openListenSocket(address, bindTo);
+            new InetSocketAddress(sockets.localOf(ip), address.getPort()) : address;
+        final ServerSocketChannel socket = CmSockets.openListenSocket(address, bindTo);
         try
         {
             localAddress = (InetSocketAddress)socket.getLocalAddress();
         }
         catch (final IOException ex)
         {
-            closeQuietly(socket);
+            CmSockets.closeQuietly(socket);
             throw new VerbsException(VerbsException.EIO, "bindAddr " + address + ": " + ex, ex);
         }
         if (!ip.isAnyLocalAddress())
@@ -228,10 +220,10 @@ final class SoftCmId implements CmId
         requireState("resolveAddr", State.IDLE, State.BOUND);
         Objects.requireNonNull(dst, "resolveAddr: dst");
         remoteAddress = dst;
-        if (!isReachable(dst) || (src != null && !isDeviceAddress(src)))
+        if (!sockets.isReachable(dst) || (src != null && !sockets.isDeviceAddress(src)))
         {
             LOG.debug("resolveAddr {} -> {}: no soft RDMA device or route (device endpoint {})", src, dst,
-                endpointAddress());
+                sockets.endpointAddress());
             deliver(CmEventType.ADDR_ERROR, -ENODEV, null, 0, null);
             return;
         }
@@ -244,11 +236,11 @@ final class SoftCmId implements CmId
         else
         {
             final InetAddress ip = src != null && !src.getAddress().isAnyLocalAddress() ? src.getAddress() :
-                localOf(dst.getAddress());
+                sockets.localOf(dst.getAddress());
             bindTo = new InetSocketAddress(ip, src != null ? src.getPort() : 0);
         }
-        clientSocket = openClientSocket(bindTo, anyPort);
-        localAddress = boundAddress(clientSocket, bindTo);
+        clientSocket = CmSockets.openClientSocket(bindTo, anyPort);
+        localAddress = CmSockets.boundAddress(clientSocket, bindTo);
         context = channel.sharedContext();
         state = State.ADDR_RESOLVED;
         deliver(CmEventType.ADDR_RESOLVED, 0, null, 0, null);
@@ -446,7 +438,7 @@ final class SoftCmId implements CmId
 
     private void acceptRequest(final CmConnection request, final CmMessage message)
     {
-        final SoftCmId id = new SoftCmId(channel, portSpace, this);
+        final SoftCmId id = new SoftCmId(channel, portSpace);
         try
         {
             id.takeRequest(request, message, channel.sharedContext());
@@ -858,7 +850,7 @@ final class SoftCmId implements CmId
             }
             if (clientSocket != null)
             {
-                closeQuietly(clientSocket);
+                CmSockets.closeQuietly(clientSocket);
                 clientSocket = null;
             }
             if (connection == null)
@@ -1040,132 +1032,6 @@ final class SoftCmId implements CmId
         }
     }
 
-    private InetAddress requireDeviceAddress(final String operation, final InetSocketAddress address)
-    {
-        Objects.requireNonNull(address, operation + ": address");
-        final InetAddress ip = address.getAddress();
-        if (ip == null)
-        {
-            throw new VerbsException(VerbsException.EINVAL, operation + ": address " + address + " is unresolved");
-        }
-        if (!isDeviceAddress(address))
-        {
-            throw new VerbsException(EADDRNOTAVAIL, operation + ": no soft RDMA device has address " + address +
-                " (the soft device serves the loopback addresses and its endpoint address " + endpointAddress() +
-                ", set by -Dibex.soft.address)");
-        }
-        return ip;
-    }
-
-    private boolean isDeviceAddress(final InetSocketAddress address)
-    {
-        final InetAddress ip = address.getAddress();
-        return ip != null && (ip.isLoopbackAddress() || ip.isAnyLocalAddress() || ip.equals(endpointAddress()));
-    }
-
-    /**
-     * A destination is reachable when it is one of the device's own addresses, or, once the device's endpoint
-     * is on a real network (-Dibex.soft.address), any host: by default nothing leaves the machine.
-     */
-    private boolean isReachable(final InetSocketAddress address)
-    {
-        return isDeviceAddress(address) || (address.getAddress() != null && !endpointAddress().isLoopbackAddress());
-    }
-
-    /** The IPv4 address of the soft device's data endpoint, which its GIDs encode. */
-    private InetAddress endpointAddress()
-    {
-        return SoftGidDescriptor.toSocketAddress(channel.sharedContext().queryGid(1, 1)).getAddress();
-    }
-
-    /** A wildcard stands for the endpoint address, or the loopback address of its family. */
-    private InetAddress localOf(final InetAddress address)
-    {
-        final InetAddress endpoint = endpointAddress();
-        return endpoint.isLoopbackAddress() || address instanceof Inet6Address ? loopbackOf(address) : endpoint;
-    }
-
-    private static ServerSocketChannel openListenSocket(final InetSocketAddress requested,
-        final InetSocketAddress bindTo)
-    {
-        ServerSocketChannel socket = null;
-        try
-        {
-            socket = ServerSocketChannel.open();
-            socket.configureBlocking(false);
-            socket.bind(bindTo, LISTEN_BACKLOG); // binds and listens: a second bind fails even with SO_REUSEADDR
-            return socket;
-        }
-        catch (final BindException ex)
-        {
-            closeQuietly(socket);
-            throw new VerbsException(VerbsException.EADDRINUSE, "bindAddr: address " + requested +
-                " is already in use", ex);
-        }
-        catch (final IOException ex)
-        {
-            closeQuietly(socket);
-            throw new VerbsException(VerbsException.EIO, "bindAddr " + requested + ": " + ex, ex);
-        }
-    }
-
-    /**
-     * Opens the TCP socket a connection goes out on. Between a listener's close and this bind another socket on the
-     * host may take the port, so a port the kernel chose is traded for another rather than failing the resolve.
-     */
-    private static SocketChannel openClientSocket(final InetSocketAddress bindTo, final boolean anyPort)
-    {
-        SocketChannel socket = null;
-        try
-        {
-            socket = SocketChannel.open();
-            socket.configureBlocking(false);
-            socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            socket.bind(bindTo);
-            return socket;
-        }
-        catch (final BindException ex)
-        {
-            closeQuietly(socket);
-            if (anyPort && bindTo.getPort() != 0)
-            {
-                LOG.debug("resolveAddr: port {} was taken after the kernel gave it; binding another", bindTo);
-                return openClientSocket(new InetSocketAddress(bindTo.getAddress(), 0), false);
-            }
-            throw new VerbsException(VerbsException.EADDRINUSE, "resolveAddr: source address " + bindTo +
-                " is already in use", ex);
-        }
-        catch (final IOException ex)
-        {
-            closeQuietly(socket);
-            throw new VerbsException(VerbsException.EIO, "resolveAddr from " + bindTo + ": " + ex, ex);
-        }
-    }
-
-    private static InetAddress loopbackOf(final InetAddress address)
-    {
-        try
-        {
-            return address instanceof Inet6Address ? InetAddress.getByName("::1") : InetAddress.getByName("127.0.0.1");
-        }
-        catch (final UnknownHostException ex)
-        {
-            throw new IllegalStateException(ex); // literals never need a lookup
-        }
-    }
-
-    private static InetSocketAddress boundAddress(final SocketChannel socket, final InetSocketAddress requested)
-    {
-        try
-        {
-            return (InetSocketAddress)socket.getLocalAddress();
-        }
-        catch (final IOException ex)
-        {
-            return requested;
-        }
-    }
-
     private static int randomPsn()
     {
         return ThreadLocalRandom.current().nextInt() & 0xffffff;
@@ -1174,20 +1040,5 @@ final class SoftCmId implements CmId
     private static int errnoOf(final RuntimeException ex)
     {
         return ex instanceof VerbsException ? ((VerbsException)ex).errno() : VerbsException.EINVAL;
-    }
-
-    private static void closeQuietly(final AutoCloseable closeable)
-    {
-        if (closeable != null)
-        {
-            try
-            {
-                closeable.close();
-            }
-            catch (final Exception ignore)
-            {
-                // releasing after a failure: the first error is the one reported
-            }
-        }
     }
 }

@@ -42,6 +42,7 @@ public final class SoftEventChannel implements EventChannel
     private final LinkedBlockingQueue<CmEvent> events = new LinkedBlockingQueue<>();
     private final Set<SoftCmId> ids = ConcurrentHashMap.newKeySet();
     private final long replyTimeoutNs;
+    private final CmSockets sockets;
     private final SoftCmAgent agent;
     private volatile boolean closed;
 
@@ -55,6 +56,7 @@ public final class SoftEventChannel implements EventChannel
         this.provider = Objects.requireNonNull(provider, "provider");
         this.replyTimeoutNs = TimeUnit.MILLISECONDS.toNanos(
             Long.getLong(REPLY_TIMEOUT_PROPERTY, DEFAULT_REPLY_TIMEOUT_MILLIS));
+        this.sockets = new CmSockets(provider);
         this.agent = new SoftCmAgent();
     }
 
@@ -62,7 +64,7 @@ public final class SoftEventChannel implements EventChannel
     public CmId createId(final PortSpace portSpace)
     {
         ensureOpen();
-        final SoftCmId id = new SoftCmId(this, portSpace, null);
+        final SoftCmId id = new SoftCmId(this, portSpace);
         ids.add(id);
         return id;
     }
@@ -127,6 +129,11 @@ public final class SoftEventChannel implements EventChannel
     long replyTimeoutNs()
     {
         return replyTimeoutNs;
+    }
+
+    CmSockets sockets()
+    {
+        return sockets;
     }
 
     Context sharedContext()
