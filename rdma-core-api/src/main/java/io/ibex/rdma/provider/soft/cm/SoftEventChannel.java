@@ -57,7 +57,7 @@ public final class SoftEventChannel implements EventChannel
         this.replyTimeoutNs = TimeUnit.MILLISECONDS.toNanos(
             Long.getLong(REPLY_TIMEOUT_PROPERTY, DEFAULT_REPLY_TIMEOUT_MILLIS));
         this.sockets = new CmSockets(provider);
-        this.agent = new SoftCmAgent();
+        this.agent = new SoftCmAgent(replyTimeoutNs);
     }
 
     @Override
