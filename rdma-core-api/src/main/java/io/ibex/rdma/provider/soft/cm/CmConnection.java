@@ -17,7 +17,8 @@ import static io.ibex.rdma.provider.soft.cm.CmMessageDescriptor.rejectionType;
 
 /**
  * The TCP connection that carries one connection id's CM messages: frames in, frames out. Used by the agent
- * thread only.
+ * thread only. It owns the socket and its two direct buffers, allocated once; frames are read and written in
+ * place through one {@link CmMessage} flyweight each way.
  */
 final class CmConnection
 {

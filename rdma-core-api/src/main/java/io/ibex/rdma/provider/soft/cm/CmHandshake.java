@@ -19,9 +19,9 @@ import static io.ibex.rdma.provider.soft.cm.CmMessageDescriptor.*;
  * The IB CM protocol of one connection id: REQ, REP, RTU, REJ, DREQ and DREP (the SIDR REQ and REP for UDP) on
  * the id's {@link CmConnection}, and the events they end in.
  * <p>
- * The {@code on*} methods are the agent's and take the id's lock; the id's user calls call the others with it
- * held, and leave the sending to the agent. It owns the connection and the id's {@link CmEndpoints}; per
- * message it allocates only what the event carries.
+ * The {@code on*} methods are the agent's and take the id's lock; the others are called with that lock held,
+ * each from the thread it names, and leave the sending to the agent thread. It owns the connection and the id's
+ * {@link CmEndpoints}; per message it allocates only what the event carries.
  */
 final class CmHandshake
 {

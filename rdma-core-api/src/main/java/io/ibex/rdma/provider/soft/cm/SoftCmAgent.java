@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The thread of one event channel that drives its listeners and handshakes: a selector over every CM socket
  * of the channel, the commands user calls hand over, and the reply deadlines. All socket I/O happens here, so
  * a misbehaving peer can never raise an exception in a user's thread.
+ * <p>
+ * {@link #execute}, {@link #executeAndWait} and {@link #close} may be called from any thread, the rest from
+ * the agent thread only. It owns the selector and closes every socket left on it when it stops.
  */
 final class SoftCmAgent implements Runnable
 {
@@ -344,7 +347,7 @@ final class SoftCmAgent implements Runnable
         }
         else if (message.type() == CmMessageDescriptor.TYPE_REQ && connection.ended())
         {
-            // a stale request: its requester gave up (or died) before this side read it, e.g. while stopped
+            // a stale request: its requester gave up (or died) before this side read it
             LOG.info("{}: ignoring a REQ whose requester has gone", connection);
         }
         else if (message.type() == CmMessageDescriptor.TYPE_REQ)
