@@ -2,6 +2,8 @@ package io.ibex.rdma.provider.soft.cm;
 
 import io.ibex.rdma.cm.PortSpace;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -11,13 +13,16 @@ import java.nio.channels.SocketChannel;
 
 import static io.ibex.rdma.provider.soft.cm.CmMessageDescriptor.HEADER_LENGTH;
 import static io.ibex.rdma.provider.soft.cm.CmMessageDescriptor.MAX_FRAME_LENGTH;
+import static io.ibex.rdma.provider.soft.cm.CmMessageDescriptor.rejectionType;
 
 /**
  * The TCP connection that carries one connection id's CM messages: frames in, frames out. Used by the agent
- * thread only.
+ * thread only. It owns the socket and its two direct buffers, allocated once; frames are read and written in
+ * place through one {@link CmMessage} flyweight each way.
  */
 final class CmConnection
 {
+    private static final Logger LOG = LoggerFactory.getLogger(CmConnection.class);
     /** Frames a connection may have unsent at once (a handshake step sends at most two). */
     private static final int OUTSTANDING_FRAMES = 4;
 
@@ -36,7 +41,7 @@ final class CmConnection
     }
 
     private final SocketChannel socket;
-    private final SoftCmId listener;
+    private final CmListener listener;
     private final ByteBuffer inBuffer = ByteBuffer.allocateDirect(MAX_FRAME_LENGTH);
     private final UnsafeBuffer inView = new UnsafeBuffer(inBuffer);
     private final ByteBuffer outBuffer = ByteBuffer.allocateDirect(OUTSTANDING_FRAMES * MAX_FRAME_LENGTH);
@@ -44,21 +49,21 @@ final class CmConnection
     private final CmMessage inMessage = new CmMessage();
     private final CmMessage outMessage = new CmMessage();
     private SelectionKey key;
-    private SoftCmId id;
+    private CmHandshake handshake;
     private long deadlineNs = Long.MAX_VALUE;
     private boolean closeWhenFlushed;
     private boolean closed;
     private boolean ended;
 
     /**
-     * @param socket   the TCP socket, non-blocking.
-     * @param id       the id that owns the connection, or null for an accepted socket until its REQ.
-     * @param listener for an accepted socket: the id that listens; otherwise null.
+     * @param socket    the TCP socket, non-blocking.
+     * @param handshake the handshake that owns the connection, or null for an accepted socket until its REQ.
+     * @param listener  for an accepted socket: the listener that accepted it; otherwise null.
      */
-    CmConnection(final SocketChannel socket, final SoftCmId id, final SoftCmId listener)
+    CmConnection(final SocketChannel socket, final CmHandshake handshake, final CmListener listener)
     {
         this.socket = socket;
-        this.id = id;
+        this.handshake = handshake;
         this.listener = listener;
     }
 
@@ -80,20 +85,20 @@ final class CmConnection
         this.key = key;
     }
 
-    /** @return the owning id, or null. */
-    SoftCmId id()
+    /** @return the owning handshake, or null. */
+    CmHandshake handshake()
     {
-        return id;
+        return handshake;
     }
 
-    /** @param id the id that owns the connection from now on. */
-    void id(final SoftCmId id)
+    /** @param handshake the handshake that owns the connection from now on. */
+    void handshake(final CmHandshake handshake)
     {
-        this.id = id;
+        this.handshake = handshake;
     }
 
-    /** @return the listening id for an accepted socket, else null. */
-    SoftCmId listener()
+    /** @return the listener that accepted the socket, else null. */
+    CmListener listener()
     {
         return listener;
     }
@@ -220,6 +225,29 @@ final class CmConnection
             {
                 close();
             }
+        }
+    }
+
+    /**
+     * Sends a rejection (a REJ, or for SIDR a REP with a failure status) and closes once it is out, or at once if
+     * the socket failed.
+     *
+     * @param portSpace   the port space of the rejected request.
+     * @param status      the reject reason or SIDR status.
+     * @param privateData the private data, checked against the limit.
+     */
+    void reject(final PortSpace portSpace, final int status, final byte[] privateData)
+    {
+        try
+        {
+            begin(rejectionType(portSpace), portSpace).status(status).privateData(privateData);
+            send();
+            closeWhenFlushed();
+        }
+        catch (final IOException ex)
+        {
+            LOG.debug("{}: rejection not delivered: {}", this, ex.toString());
+            close();
         }
     }
 

@@ -10,7 +10,10 @@ import java.nio.ByteOrder;
 import static io.ibex.rdma.provider.soft.cm.CmMessageDescriptor.*;
 
 /**
- * Flyweight over one connection-manager frame laid out as {@link CmMessageDescriptor} describes.
+ * Flyweight over one connection-manager frame laid out as {@link CmMessageDescriptor} describes: {@link #wrap}
+ * a buffer at an offset, then read or write the fields in place. Only the getters that return a GID or an array
+ * allocate, and {@link #validateHeader} the text of what it finds wrong. Not thread-safe: one per connection and
+ * direction.
  */
 final class CmMessage
 {

@@ -52,7 +52,7 @@ final class CmMessageDescriptor
 {
     /** "IBCM" in ASCII: a frame that does not start with it is not ours. */
     static final int MAGIC = 0x4942434D;
-    /** The protocol version: 2 since the REP carries the link token. */
+    /** The protocol version; a frame of another version is malformed. */
     static final int VERSION = 2;
 
     /** Connection (or SIDR) request. */

@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The device context connection ids use: one per device, opened on first use and shared by every id of every
- * channel, as librdmacm opens each device once per process and never closes it.
+ * channel, as librdmacm opens each device once per process and never closes it. Thread-safe.
  */
 final class SharedContexts
 {

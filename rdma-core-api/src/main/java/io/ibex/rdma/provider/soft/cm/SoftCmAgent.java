@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The thread of one event channel that drives its listeners and handshakes: a selector over every CM socket
  * of the channel, the commands user calls hand over, and the reply deadlines. All socket I/O happens here, so
  * a misbehaving peer can never raise an exception in a user's thread.
+ * <p>
+ * {@link #execute}, {@link #executeAndWait} and {@link #close} may be called from any thread, the rest from
+ * the agent thread only. It owns the selector and closes every socket left on it when it stops.
  */
 final class SoftCmAgent implements Runnable
 {
@@ -38,6 +41,7 @@ final class SoftCmAgent implements Runnable
     private static final long COMMAND_WAIT_MILLIS = 5000;
     private static final AtomicInteger THREAD_COUNTER = new AtomicInteger();
 
+    private final long replyTimeoutNs;
     private final Selector selector;
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Set<CmConnection> connections = new HashSet<>();
@@ -47,9 +51,12 @@ final class SoftCmAgent implements Runnable
 
     /**
      * Opens the selector and starts the daemon thread.
+     *
+     * @param replyTimeoutNs how long an accepted socket may take to send its REQ.
      */
-    SoftCmAgent()
+    SoftCmAgent(final long replyTimeoutNs)
     {
+        this.replyTimeoutNs = replyTimeoutNs;
         try
         {
             selector = Selector.open();
@@ -118,9 +125,9 @@ final class SoftCmAgent implements Runnable
      * Watches a listening socket for connections. Agent thread only.
      *
      * @param socket   the bound server socket.
-     * @param listener the id that owns it.
+     * @param listener what handles the requests that arrive on it.
      */
-    void registerListener(final ServerSocketChannel socket, final SoftCmId listener)
+    void registerListener(final ServerSocketChannel socket, final CmListener listener)
     {
         register(socket, SelectionKey.OP_ACCEPT, listener);
     }
@@ -150,7 +157,7 @@ final class SoftCmAgent implements Runnable
         {
             key.cancel();
         }
-        closeQuietly(socket);
+        CmSockets.closeQuietly(socket);
         flushCancelledKeys();
     }
 
@@ -224,9 +231,9 @@ final class SoftCmAgent implements Runnable
                 {
                     drop((CmConnection)key.attachment(), "event channel closed");
                 }
-                closeQuietly(key.channel());
+                CmSockets.closeQuietly(key.channel());
             }
-            closeQuietly(selector);
+            CmSockets.closeQuietly(selector);
         }
     }
 
@@ -248,9 +255,9 @@ final class SoftCmAgent implements Runnable
 
     private void onReady(final SelectionKey key)
     {
-        if (key.attachment() instanceof SoftCmId)
+        if (key.attachment() instanceof CmListener)
         {
-            accept((ServerSocketChannel)key.channel(), (SoftCmId)key.attachment());
+            accept((ServerSocketChannel)key.channel(), (CmListener)key.attachment());
             return;
         }
         final CmConnection connection = (CmConnection)key.attachment();
@@ -290,7 +297,7 @@ final class SoftCmAgent implements Runnable
         }
     }
 
-    private void accept(final ServerSocketChannel server, final SoftCmId listener)
+    private void accept(final ServerSocketChannel server, final CmListener listener)
     {
         try
         {
@@ -300,7 +307,7 @@ final class SoftCmAgent implements Runnable
                 socket.configureBlocking(false);
                 socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 final CmConnection connection = new CmConnection(socket, null, listener);
-                connection.deadlineNs(System.nanoTime() + listener.softChannel().replyTimeoutNs());
+                connection.deadlineNs(System.nanoTime() + replyTimeoutNs);
                 registerConnection(connection, SelectionKey.OP_READ);
             }
         }
@@ -321,26 +328,26 @@ final class SoftCmAgent implements Runnable
         {
             connections.remove(connection);
             connection.close();
-            connection.id().onConnectFailed(connection, ex);
+            connection.handshake().onConnectFailed(connection, ex);
             return;
         }
         if (connected)
         {
             connection.key().interestOps(SelectionKey.OP_READ);
-            connection.id().onTransportConnected(connection);
+            connection.handshake().onTransportConnected(connection);
         }
     }
 
     private void dispatch(final CmConnection connection, final CmMessage message) throws CmProtocolException
     {
-        final SoftCmId id = connection.id();
-        if (id != null)
+        final CmHandshake handshake = connection.handshake();
+        if (handshake != null)
         {
-            id.onMessage(connection, message);
+            handshake.onMessage(connection, message);
         }
         else if (message.type() == CmMessageDescriptor.TYPE_REQ && connection.ended())
         {
-            // a stale request: its requester gave up (or died) before this side read it, e.g. while stopped
+            // a stale request: its requester gave up (or died) before this side read it
             LOG.info("{}: ignoring a REQ whose requester has gone", connection);
         }
         else if (message.type() == CmMessageDescriptor.TYPE_REQ)
@@ -373,7 +380,7 @@ final class SoftCmAgent implements Runnable
         for (final CmConnection connection : overdue)
         {
             connection.deadlineNs(Long.MAX_VALUE);
-            if (connection.id() == null)
+            if (connection.handshake() == null)
             {
                 LOG.debug("dropping {}: no REQ arrived in time", connection);
                 closeConnection(connection);
@@ -382,7 +389,7 @@ final class SoftCmAgent implements Runnable
             {
                 try
                 {
-                    connection.id().onTimeout(connection);
+                    connection.handshake().onTimeout(connection);
                 }
                 catch (final RuntimeException ex)
                 {
@@ -402,10 +409,10 @@ final class SoftCmAgent implements Runnable
         }
         connection.close();
         connections.remove(connection);
-        final SoftCmId id = connection.id();
-        if (id != null)
+        final CmHandshake handshake = connection.handshake();
+        if (handshake != null)
         {
-            id.onTransportLost(connection, reason);
+            handshake.onTransportLost(connection, reason);
         }
     }
 
@@ -430,18 +437,6 @@ final class SoftCmAgent implements Runnable
         catch (final IOException ex)
         {
             LOG.warn("soft CM selector failed to release closed sockets", ex);
-        }
-    }
-
-    private static void closeQuietly(final AutoCloseable closeable)
-    {
-        try
-        {
-            closeable.close();
-        }
-        catch (final Exception ignore)
-        {
-            // releasing on shutdown: nothing more to do
         }
     }
 }

@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The soft connection manager's event channel. Ids talk the IB CM's protocol (REQ, REP, RTU, REJ, DREQ, DREP;
- * SIDR for UDP) over one TCP connection per connection on loopback, driven by one daemon thread per channel.
- * Ids use the provider's first device, opened once and shared, as librdmacm does.
+ * SIDR for UDP) over one TCP connection per connection, driven by one daemon thread per channel, its
+ * {@link SoftCmAgent}. Ids use the provider's first device, opened once and shared, as librdmacm does.
  * <p>
  * What applications see is what rdma_cm over rxe gives: private data padded to the IB CM's fixed sizes;
  * REJECTED with reason 8 where nothing listens and 28 from {@code reject}; for UDP, UNREACHABLE with the SIDR
@@ -42,6 +42,7 @@ public final class SoftEventChannel implements EventChannel
     private final LinkedBlockingQueue<CmEvent> events = new LinkedBlockingQueue<>();
     private final Set<SoftCmId> ids = ConcurrentHashMap.newKeySet();
     private final long replyTimeoutNs;
+    private final CmSockets sockets;
     private final SoftCmAgent agent;
     private volatile boolean closed;
 
@@ -55,14 +56,15 @@ public final class SoftEventChannel implements EventChannel
         this.provider = Objects.requireNonNull(provider, "provider");
         this.replyTimeoutNs = TimeUnit.MILLISECONDS.toNanos(
             Long.getLong(REPLY_TIMEOUT_PROPERTY, DEFAULT_REPLY_TIMEOUT_MILLIS));
-        this.agent = new SoftCmAgent();
+        this.sockets = new CmSockets(provider);
+        this.agent = new SoftCmAgent(replyTimeoutNs);
     }
 
     @Override
     public CmId createId(final PortSpace portSpace)
     {
         ensureOpen();
-        final SoftCmId id = new SoftCmId(this, portSpace, null);
+        final SoftCmId id = new SoftCmId(this, portSpace);
         ids.add(id);
         return id;
     }
@@ -119,31 +121,43 @@ public final class SoftEventChannel implements EventChannel
         return "soft event channel (" + ids.size() + " ids)";
     }
 
+    /** @return the thread that does the channel's socket I/O. */
     SoftCmAgent agent()
     {
         return agent;
     }
 
+    /** @return how long an id waits for its peer's answer. */
     long replyTimeoutNs()
     {
         return replyTimeoutNs;
     }
 
+    /** @return the addresses and sockets the channel's ids use. */
+    CmSockets sockets()
+    {
+        return sockets;
+    }
+
+    /** @return the device context every id uses. */
     Context sharedContext()
     {
         return SharedContexts.of(provider);
     }
 
+    /** @param event an event for {@link #getEvent}; any thread. */
     void deliver(final CmEvent event)
     {
         events.offer(event);
     }
 
+    /** @param id an id a connection request made, closed with the channel from now on. */
     void add(final SoftCmId id)
     {
         ids.add(id);
     }
 
+    /** @param id a closed id. */
     void remove(final SoftCmId id)
     {
         ids.remove(id);
