@@ -1,5 +1,12 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.qp.SoftQueuePair;
+import io.ibex.rdma.provider.soft.wire.SoftFaults;
+import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftSharedMemoryDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftSharedMemoryWire;
+import io.ibex.rdma.provider.soft.wire.SoftSocketWire;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.Device;
@@ -41,7 +48,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * QPs' links and a UDP socket on the same port number for UD), the QP and memory-region key tables, and
  * the daemon progress thread. Its GIDs name the endpoint (see {@link SoftGidDescriptor}).
  */
-final class SoftDevice implements Device
+public final class SoftDevice implements Device
 {
     /** System property: IPv4 address the endpoint binds to. */
     static final String ADDRESS_PROPERTY = "ibex.soft.address";
@@ -60,20 +67,18 @@ final class SoftDevice implements Device
      * (offered to every peer; taken from this host) or "off" (neither offered nor taken: TCP).
      */
     static final String SHARED_MEMORY_PROPERTY = "ibex.soft.sharedMemory";
-    /** System property: the directory of the shared-memory files, the same for both ends; /dev/shm by default. */
-    static final String SHARED_MEMORY_DIR_PROPERTY = "ibex.soft.sharedMemoryDir";
-    static final String NAME = "soft0";
+    public static final String NAME = "soft0";
     static final int MAX_QP = 16384;
-    static final int MAX_QP_WR = 16384;
-    static final int MAX_SGE = 32;
+    public static final int MAX_QP_WR = 16384;
+    public static final int MAX_SGE = 32;
     static final int MAX_CQE = 65536;
-    static final int MAX_INLINE_DATA = 256;
+    public static final int MAX_INLINE_DATA = 256;
     static final long MAX_MR_SIZE = 1L << 40;
     /** A memory key is its region's index in the key table above {@link #KEY_RANDOM_BITS} random bits. */
     static final int KEY_RANDOM_BITS = 12;
     /** Regions the key table holds: indexes 1 to 2^20-1, so that a key fits in 32 bits. */
     static final int MAX_MR = (1 << (Integer.SIZE - KEY_RANDOM_BITS)) - 1;
-    static final long MAX_MSG_SIZE = 1L << 31;
+    public static final long MAX_MSG_SIZE = 1L << 31;
     static final int FIRST_QPN = 0x11;
 
     private static final Logger LOG = LoggerFactory.getLogger(SoftDevice.class);
@@ -134,7 +139,7 @@ final class SoftDevice implements Device
                 throw new IllegalArgumentException(SHARED_MEMORY_PROPERTY + "=" + sharedMemory +
                     " must be auto, on or off");
             }
-            sharedMemoryDir = Paths.get(System.getProperty(SHARED_MEMORY_DIR_PROPERTY,
+            sharedMemoryDir = Paths.get(System.getProperty(SoftSharedMemoryDescriptor.DIRECTORY_PROPERTY,
                 Files.isDirectory(Paths.get("/dev/shm")) ? "/dev/shm" : System.getProperty("java.io.tmpdir")));
             bootId = bootId();
             server = ServerSocketChannel.open();
@@ -209,7 +214,7 @@ final class SoftDevice implements Device
      * Deletes the shared-memory files of processes that have ended: a link's file lives only while the link is being
      * negotiated, a region's while it is registered, so one left behind is from a process that died meanwhile.
      */
-    static void removeStaleSharedMemoryFiles(final Path sharedMemoryDir)
+    public static void removeStaleSharedMemoryFiles(final Path sharedMemoryDir)
     {
         try (DirectoryStream<Path> files =
             Files.newDirectoryStream(sharedMemoryDir, SoftSharedMemoryDescriptor.FILE_PREFIX + "*"))
@@ -252,7 +257,7 @@ final class SoftDevice implements Device
      * @param sameDevice whether the peer QP is one of this device's.
      * @return whether a link to the peer at {@code remote} is offered through shared memory.
      */
-    boolean offersSharedMemoryTo(final InetSocketAddress remote, final boolean sameDevice)
+    public boolean offersSharedMemoryTo(final InetSocketAddress remote, final boolean sameDevice)
     {
         if (sameDevice)
         {
@@ -274,7 +279,7 @@ final class SoftDevice implements Device
      *
      * @return the wire, or null (with a warning) if the file cannot be made: the link uses the connection alone.
      */
-    SoftSharedMemoryWire offerSharedMemory(final SoftSocketWire socket, final ByteBuffer hello)
+    public SoftSharedMemoryWire offerSharedMemory(final SoftSocketWire socket, final ByteBuffer hello)
     {
         try
         {
@@ -386,12 +391,12 @@ final class SoftDevice implements Device
             LinkLayer.ETHERNET, MAX_MSG_SIZE, 1, 1);
     }
 
-    Gid gid(final int index)
+    public Gid gid(final int index)
     {
         return index >= 0 && index < gids.length ? gids[index] : Gid.ZERO;
     }
 
-    long endpointKey()
+    public long endpointKey()
     {
         return endpointKey;
     }
@@ -399,27 +404,27 @@ final class SoftDevice implements Device
     /**
      * @return whether two QPs of this device are linked in memory rather than over TCP ({@link #LOCAL_LINKS_PROPERTY}).
      */
-    boolean memoryLocalLinks()
+    public boolean memoryLocalLinks()
     {
         return memoryLocalLinks;
     }
 
-    int ipv4()
+    public int ipv4()
     {
         return SoftGidDescriptor.ipv4(gids[0]);
     }
 
-    int port()
+    public int port()
     {
         return port;
     }
 
-    Mtu activeMtu()
+    public Mtu activeMtu()
     {
         return activeMtu;
     }
 
-    DatagramChannel udp()
+    public DatagramChannel udp()
     {
         return udp;
     }
@@ -429,7 +434,7 @@ final class SoftDevice implements Device
         return progress;
     }
 
-    int register(final SoftQueuePair qp)
+    public int register(final SoftQueuePair qp)
     {
         synchronized (qpsByNum)
         {
@@ -452,7 +457,7 @@ final class SoftDevice implements Device
         }
     }
 
-    void unregister(final SoftQueuePair qp)
+    public void unregister(final SoftQueuePair qp)
     {
         synchronized (qpsByNum)
         {
@@ -471,7 +476,7 @@ final class SoftDevice implements Device
         }
     }
 
-    SoftQueuePair queuePair(final int qpn)
+    public SoftQueuePair queuePair(final int qpn)
     {
         synchronized (qpsByNum)
         {
@@ -539,7 +544,7 @@ final class SoftDevice implements Device
      * @param key an lkey or rkey.
      * @return the open region it names, or null.
      */
-    SoftMemoryRegion region(final int key)
+    public SoftMemoryRegion region(final int key)
     {
         final SoftMemoryRegion[] table = regions;
         final int index = key >>> KEY_RANDOM_BITS;
@@ -614,7 +619,7 @@ final class SoftDevice implements Device
     }
 
     /** @return the faults injected into arriving datagrams and frames, or null. */
-    SoftFaults faults()
+    public SoftFaults faults()
     {
         return faults;
     }

@@ -1,6 +1,10 @@
 package io.ibex.rdma.provider.soft;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.ibex.rdma.provider.soft.qp.SoftQueuePair;
+import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftLink;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.AhAttr;
 import io.ibex.rdma.verbs.CompletionQueue;
@@ -23,7 +27,7 @@ import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
+import static io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,8 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.qp.SoftQueuePair;
+import io.ibex.rdma.provider.soft.qp.SoftResponder;
+import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
 import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpState;

@@ -2,7 +2,7 @@ package io.ibex.rdma.provider.soft.cm;
 
 import io.ibex.rdma.cm.ConnParam;
 import io.ibex.rdma.cm.PortSpace;
-import io.ibex.rdma.provider.soft.SoftLinkToken;
+import io.ibex.rdma.provider.soft.wire.SoftLinkToken;
 import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.Gid;
 

@@ -1,5 +1,6 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
+import io.ibex.rdma.provider.soft.SoftDevice;
 import org.agrona.IoUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -11,9 +12,9 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
-import java.nio.channels.DatagramChannel;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
@@ -124,34 +125,38 @@ class SoftSharedMemoryWireTest extends SoftWireContract
     {
         acceptedChannel.configureBlocking(false); // as the progress thread's accept leaves it
         final ExecutorService progressThread = Executors.newSingleThreadExecutor();
-        try (ServerSocketChannel listening = ServerSocketChannel.open(); DatagramChannel udp = DatagramChannel.open())
+        try (Selector selector = Selector.open())
         {
-            listening.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).configureBlocking(false);
-            udp.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).configureBlocking(false);
-            final SoftProgressAgent progress = new SoftProgressAgent(null, listening, udp); // its selector only
-            final SoftWire acceptor = ends[1];
-            try
+            final SoftWireWatcher progress = new SoftWireWatcher()
             {
-                progressThread.submit(() ->
+                @Override
+                public Selector selector()
                 {
-                    acceptor.watch(progress);
-                    return null;
-                }).get();
-                assertEquals(8, connector.write(ByteBuffer.allocateDirect(8)), "the peer writes, and rings");
-                final ByteBuffer in = ByteBuffer.allocateDirect(64);
-                assertEquals(8, acceptor.read(in), "an application thread reads what came");
-                final SelectionKey doorbells = acceptedChannel.keyFor(progress.selector());
-                assertEquals(1, progress.selector().select(10_000), "and leaves the doorbell to the watching thread");
-                assertTrue(progress.selector().selectedKeys().remove(doorbells));
-                in.clear();
-                assertEquals(0, progressThread.submit(() -> acceptor.read(in)).get(), "whose read drains it");
-                assertEquals(0, progress.selector().selectNow(), "nothing left to wake it");
-                progressThread.submit(acceptor::unwatch).get();
-            }
-            finally
+                    return selector;
+                }
+
+                @Override
+                public void wakeUp()
+                {
+                    selector.wakeup();
+                }
+            };
+            final SoftWire acceptor = ends[1];
+            progressThread.submit(() ->
             {
-                progress.selector().close();
-            }
+                acceptor.watch(progress);
+                return null;
+            }).get();
+            assertEquals(8, connector.write(ByteBuffer.allocateDirect(8)), "the peer writes, and rings");
+            final ByteBuffer in = ByteBuffer.allocateDirect(64);
+            assertEquals(8, acceptor.read(in), "an application thread reads what came");
+            final SelectionKey doorbells = acceptedChannel.keyFor(progress.selector());
+            assertEquals(1, progress.selector().select(10_000), "and leaves the doorbell to the watching thread");
+            assertTrue(progress.selector().selectedKeys().remove(doorbells));
+            in.clear();
+            assertEquals(0, progressThread.submit(() -> acceptor.read(in)).get(), "whose read drains it");
+            assertEquals(0, progress.selector().selectNow(), "nothing left to wake it");
+            progressThread.submit(acceptor::unwatch).get();
         }
         finally
         {

@@ -1,5 +1,13 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.qp;
 
+import io.ibex.rdma.provider.soft.SoftCompletionQueue;
+import io.ibex.rdma.provider.soft.SoftDevice;
+import io.ibex.rdma.provider.soft.SoftMemoryRegion;
+import io.ibex.rdma.provider.soft.SoftProtectionDomain;
+import io.ibex.rdma.provider.soft.wire.SoftFaults;
+import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftLink;
+import io.ibex.rdma.provider.soft.wire.SoftUnsafe;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.Gid;
 import io.ibex.rdma.verbs.PostException;
@@ -23,8 +31,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
-import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
+import static io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor.*;
+import static io.ibex.rdma.provider.soft.wire.SoftUnsafe.UNSAFE;
 
 /**
  * The receive side of a {@link SoftQueuePair}: the receive queue, reading frames off the link (responses go
@@ -47,7 +55,7 @@ import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
  * <p>
  * Every method runs with the QP lock held.
  */
-final class SoftResponder
+public final class SoftResponder
 {
     private static final Logger LOG = LoggerFactory.getLogger(SoftResponder.class);
 
@@ -55,9 +63,9 @@ final class SoftResponder
     static final long MAX_RDMA_LENGTH = 1L << 31;
 
     /** How long an ACK may wait for a frame to carry it before it is sent alone. */
-    static final long ACK_DELAY_NANOS = 5_000;
+    public static final long ACK_DELAY_NANOS = 5_000;
     /** The least time between two lone ACKs that no requester asked for (well below the 10 ms transport timer). */
-    static final long UNREQUESTED_ACK_INTERVAL_NANOS = 200_000;
+    public static final long UNREQUESTED_ACK_INTERVAL_NANOS = 200_000;
 
     private final SoftQueuePair qp;
     private final SoftDevice device;

@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
@@ -6,7 +6,7 @@ import org.agrona.BufferUtil;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
-import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
+import static io.ibex.rdma.provider.soft.wire.SoftUnsafe.UNSAFE;
 
 /**
  * One direction of a {@link SoftMemoryWire} or a {@link SoftSharedMemoryWire}: a single-writer, single-reader byte
@@ -74,7 +74,7 @@ final class SoftByteRing
     private final long headAddress;
     private final long watchingAddress;
     private final long closedAddress;
-    private volatile SoftProgressAgent watcher; // the progress thread of this JVM, while it is the one reading
+    private volatile SoftWireWatcher watcher; // the progress thread of this JVM, while it is the one reading
 
     /**
      * A ring in memory of its own, for two ends in this JVM.
@@ -230,14 +230,14 @@ final class SoftByteRing
     /**
      * @param progress the progress thread to wake when bytes arrive or the ring closes, or null for none.
      */
-    void watcher(final SoftProgressAgent progress)
+    void watcher(final SoftWireWatcher progress)
     {
         watcher = progress;
     }
 
     private void wakeWatcher()
     {
-        final SoftProgressAgent progress = watcher; // read after publishing: a watcher set since reads what is new
+        final SoftWireWatcher progress = watcher; // read after publishing: a watcher set since reads what is new
         if (progress != null)
         {
             progress.wakeUp();

@@ -1,5 +1,15 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.qp;
 
+import io.ibex.rdma.provider.soft.SoftCompletionQueue;
+import io.ibex.rdma.provider.soft.SoftDevice;
+import io.ibex.rdma.provider.soft.SoftProgressAgent;
+import io.ibex.rdma.provider.soft.SoftProtectionDomain;
+import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftLink;
+import io.ibex.rdma.provider.soft.wire.SoftLinkToken;
+import io.ibex.rdma.provider.soft.wire.SoftPeerRegions;
+import io.ibex.rdma.provider.soft.wire.SoftSharedMemoryWire;
 import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.CompletionQueue;
@@ -24,7 +34,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.ReentrantLock;
 
-import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
+import static io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor.*;
 
 /**
  * A soft queue pair: the requester and responder of one QP. RC and UC run over the QP's {@link SoftLink}
@@ -44,7 +54,7 @@ import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
  * lock, the link and error handling; the {@link SoftRequester} runs the send side and the
  * {@link SoftResponder} the receive side.
  */
-final class SoftQueuePair extends ProviderResource implements QueuePair
+public final class SoftQueuePair extends ProviderResource implements QueuePair
 {
     /** How long a peer QP of the same device must go undriven before a poller of this QP drives it too. */
     static final long NEIGHBOUR_IDLE_NANOS = 20_000;
@@ -52,7 +62,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
      * How long a posting thread, which counts as driving the QP, may go without reading the link: past it, a post
      * drives the QP fully, so a QP whose application posts but never polls still executes its peer's requests.
      */
-    static final long POSTER_READ_INTERVAL_NANOS = 100_000;
+    public static final long POSTER_READ_INTERVAL_NANOS = 100_000;
     /**
      * How stale the mark of the application's last drive may be. Other threads only ask whether the QP went undriven
      * for {@link #NEIGHBOUR_IDLE_NANOS} or longer, and a store on every poll of a spinning thread would move the
@@ -96,7 +106,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     final SoftRequester requester;
     private final SoftResponder responder;
 
-    SoftQueuePair(final SoftProtectionDomain pd, final QpInitAttr init)
+    public SoftQueuePair(final SoftProtectionDomain pd, final QpInitAttr init)
     {
         super(pd);
         this.pd = pd;
@@ -138,6 +148,15 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     {
         ensureOpen();
         return state;
+    }
+
+    /**
+     * @return whom the link goes to and through what ({@link SoftLink#peer}), or null while there is no link.
+     */
+    public String linkPeer()
+    {
+        final SoftLink current = link;
+        return current == null ? null : current.peer();
     }
 
     @Override
@@ -314,7 +333,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
      * @param byApp whether an application thread (polling) drives, rather than the progress thread.
      * @return the amount of work done.
      */
-    int drive(final boolean byApp)
+    public int drive(final boolean byApp)
     {
         final long now = System.nanoTime();
         if (byApp)
@@ -349,7 +368,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
      *
      * @return the amount of work done.
      */
-    int driveIfIdle(final long now, final long idleNanos, final SoftProgressAgent progress)
+    public int driveIfIdle(final long now, final long idleNanos, final SoftProgressAgent progress)
     {
         if (!idleSince(now, idleNanos))
         {
@@ -422,12 +441,12 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
     }
 
-    boolean idleSince(final long now, final long idleNanos)
+    public boolean idleSince(final long now, final long idleNanos)
     {
         return now - lastAppDrive > idleNanos;
     }
 
-    void handOverToProgress()
+    public void handOverToProgress()
     {
         lastAppDrive = 0;
     }
@@ -451,7 +470,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
      * Whether a HELLO carrying {@code token} is refused already: a token is bound and this is not it. With none bound
      * yet (a connection manager may bind one before RTR) the check waits for the link's adoption.
      */
-    boolean refusesLink(final byte[] token)
+    public boolean refusesLink(final byte[] token)
     {
         lock.lock();
         try
@@ -469,7 +488,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
      *
      * @param token the token the HELLO carried, or null for a link this device made between two of its QPs.
      */
-    void offerIncomingLink(final SoftLink incoming, final long srcKey, final int srcQpn, final byte[] token)
+    public void offerIncomingLink(final SoftLink incoming, final long srcKey, final int srcQpn, final byte[] token)
     {
         lock.lock();
         try
@@ -510,7 +529,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     /**
      * Receives one UD datagram addressed to this QP (the device holds its UDP lock).
      */
-    void deliverDatagram(final ByteBuffer datagram)
+    public void deliverDatagram(final ByteBuffer datagram)
     {
         acquire();
         try
@@ -611,7 +630,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         try
         {
             link = SoftLink.connect(remoteAddress, device.ipv4(), device.port(), qpn, destQpn, linkToken,
-                device.offersSharedMemoryTo(remoteAddress, peer != null) ? device : null);
+                device.offersSharedMemoryTo(remoteAddress, peer != null) ? device::offerSharedMemory : null);
         }
         catch (final IOException ex)
         {
@@ -846,7 +865,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     /**
      * @return the RDMA WRITEs and READs this QP copied directly into or out of a peer's shared region.
      */
-    long directCopies()
+    public long directCopies()
     {
         return requester.directCopies();
     }

@@ -1,5 +1,15 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.qp;
 
+import io.ibex.rdma.provider.soft.SoftAddressHandle;
+import io.ibex.rdma.provider.soft.SoftCompletionQueue;
+import io.ibex.rdma.provider.soft.SoftDevice;
+import io.ibex.rdma.provider.soft.SoftMemoryRegion;
+import io.ibex.rdma.provider.soft.SoftProtectionDomain;
+import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftLink;
+import io.ibex.rdma.provider.soft.wire.SoftPeerRegions;
+import io.ibex.rdma.provider.soft.wire.SoftSharedMemoryWire;
+import io.ibex.rdma.provider.soft.wire.SoftUnsafe;
 import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.Gid;
@@ -25,8 +35,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
-import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
+import static io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor.*;
+import static io.ibex.rdma.provider.soft.wire.SoftUnsafe.UNSAFE;
 
 /**
  * The send side of a {@link SoftQueuePair}: the send queue, transmission of requests (RC/UC frames on the
@@ -36,7 +46,7 @@ import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
  * Every method runs with the QP lock held. Work requests are copied into preallocated slots at post time, so
  * posting and transmitting allocate nothing.
  */
-final class SoftRequester
+public final class SoftRequester
 {
     private static final Logger LOG = LoggerFactory.getLogger(SoftRequester.class);
     private static final int RNR_RETRY_INFINITE = 7;
