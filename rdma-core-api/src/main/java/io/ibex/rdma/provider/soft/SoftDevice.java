@@ -2,6 +2,7 @@ package io.ibex.rdma.provider.soft;
 
 import io.ibex.rdma.provider.soft.qp.SoftQueuePair;
 import io.ibex.rdma.provider.soft.wire.SoftFaults;
+import io.ibex.rdma.provider.soft.wire.SoftFaultyDatagrams;
 import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
 import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
 import io.ibex.rdma.provider.soft.wire.SoftSharedMemoryDescriptor;
@@ -107,12 +108,8 @@ public final class SoftDevice implements Device
     private final ByteBuffer udpRxBuffer;
     private volatile long lastAppUdpDrive;
     private final SoftProgressAgent progress;
+    private final SoftFaultyDatagrams faultyDatagrams; // guarded by the UDP lock
     private volatile SoftFaults faults = SoftFaults.fromSystemProperty();
-    /** A datagram the faults hold back (reorder, delay), while {@link #holding}; guarded by the UDP lock. */
-    private ByteBuffer heldDatagram;
-    private boolean holding;
-    /** When the held datagram is due, or 0: after the next datagram (reorder). */
-    private long heldUntil;
 
     SoftDevice()
     {
@@ -163,6 +160,7 @@ public final class SoftDevice implements Device
         endpointKey = SoftGidDescriptor.endpointKey(SoftGidDescriptor.ipv4(gids[0]), port);
         udpRxBuffer = ByteBuffer.allocateDirect(SoftFrameDescriptor.UD_HEADER_LENGTH + Mtu.MTU_4096.bytes() + 1)
             .order(ByteOrder.LITTLE_ENDIAN);
+        faultyDatagrams = new SoftFaultyDatagrams(this::deliverDatagram, udpRxBuffer.capacity());
         if (sharedRegionDirectory() != null)
         {
             removeStaleSharedMemoryFiles(sharedMemoryDir);
@@ -584,19 +582,10 @@ public final class SoftDevice implements Device
                 }
                 udpRxBuffer.flip();
                 count++;
-                final SoftFaults injected = faults;
-                if (injected == null)
-                {
-                    deliverDatagram(udpRxBuffer);
-                }
-                else
-                {
-                    injectFault(injected, udpRxBuffer);
-                }
+                faultyDatagrams.receive(faults, udpRxBuffer);
             }
-            if (holding && (faults == null || heldUntil != 0 && System.nanoTime() - heldUntil >= 0))
+            if (faultyDatagrams.releaseDue(faults))
             {
-                releaseHeldDatagram();
                 count++;
             }
             return count;
@@ -622,51 +611,6 @@ public final class SoftDevice implements Device
     public SoftFaults faults()
     {
         return faults;
-    }
-
-    /** Delivers a datagram as the faults say (the UDP lock is held). */
-    private void injectFault(final SoftFaults injected, final ByteBuffer datagram)
-    {
-        final boolean heldForThis = holding && heldUntil == 0;
-        switch (injected.next(true, !holding))
-        {
-            case DROP -> LOG.debug("soft device {}: fault injection dropped a datagram", NAME);
-            case DUPLICATE ->
-            {
-                deliverDatagram(datagram);
-                deliverDatagram(datagram);
-            }
-            case REORDER -> holdDatagram(datagram, 0);
-            case DELAY -> holdDatagram(datagram, System.nanoTime() + injected.delayNanos() | 1);
-            case TRUNCATE ->
-            {
-                datagram.limit(datagram.limit() / 2);
-                deliverDatagram(datagram);
-            }
-            default -> deliverDatagram(datagram);
-        }
-        if (heldForThis)
-        {
-            releaseHeldDatagram();
-        }
-    }
-
-    private void holdDatagram(final ByteBuffer datagram, final long until)
-    {
-        if (heldDatagram == null)
-        {
-            heldDatagram = ByteBuffer.allocateDirect(udpRxBuffer.capacity()).order(ByteOrder.LITTLE_ENDIAN);
-        }
-        heldDatagram.clear();
-        heldDatagram.put(datagram).flip();
-        holding = true;
-        heldUntil = until;
-    }
-
-    private void releaseHeldDatagram()
-    {
-        holding = false;
-        deliverDatagram(heldDatagram);
     }
 
     boolean udpIdleSince(final long now, final long idleNanos)

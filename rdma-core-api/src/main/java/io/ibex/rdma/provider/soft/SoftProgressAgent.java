@@ -265,7 +265,7 @@ public final class SoftProgressAgent implements Agent, SoftWireWatcher
                 }
                 // frames may follow before the QP is ready: watch them only when the QP is ours to drive
                 channel.keyFor(selector).interestOps(0);
-                qp.offerIncomingLink(SoftLink.accepted(answerOffer()), srcKey, srcQpn, token);
+                qp.offerIncomingLink(SoftLink.accepted(answerOffer(), device::faults), srcKey, srcQpn, token);
                 return true;
             }
             catch (final IOException ex)

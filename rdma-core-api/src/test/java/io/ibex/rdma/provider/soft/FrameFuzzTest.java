@@ -113,7 +113,7 @@ class FrameFuzzTest
     private void linked(final QpType type, final byte[] input)
     {
         final QueuePair qp = fixture.qp(type, 4);
-        final SoftLink[] ends = SoftLink.inMemory(qp.qpNum(), SoftWirePeer.QPN);
+        final SoftLink[] ends = SoftLink.inMemory(qp.qpNum(), SoftWirePeer.QPN, () -> null);
         final SoftLink peer = ends[1];
         try
         {

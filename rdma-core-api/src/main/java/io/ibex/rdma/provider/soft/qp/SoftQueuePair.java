@@ -622,7 +622,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
         if (peer != null && device.memoryLocalLinks())
         {
             // the peer's lock is taken inside this one's: only ever from the lower QPN to the higher, no cycle
-            final SoftLink[] ends = SoftLink.inMemory(qpn, destQpn);
+            final SoftLink[] ends = SoftLink.inMemory(qpn, destQpn, device::faults);
             link = ends[0];
             peer.offerIncomingLink(ends[1], myKey, qpn, null);
             return;
@@ -630,7 +630,8 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
         try
         {
             link = SoftLink.connect(remoteAddress, device.ipv4(), device.port(), qpn, destQpn, linkToken,
-                device.offersSharedMemoryTo(remoteAddress, peer != null) ? device::offerSharedMemory : null);
+                device.offersSharedMemoryTo(remoteAddress, peer != null) ? device::offerSharedMemory : null,
+                device::faults);
         }
         catch (final IOException ex)
         {

@@ -4,7 +4,6 @@ import io.ibex.rdma.provider.soft.SoftCompletionQueue;
 import io.ibex.rdma.provider.soft.SoftDevice;
 import io.ibex.rdma.provider.soft.SoftMemoryRegion;
 import io.ibex.rdma.provider.soft.SoftProtectionDomain;
-import io.ibex.rdma.provider.soft.wire.SoftFaults;
 import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
 import io.ibex.rdma.provider.soft.wire.SoftLink;
 import io.ibex.rdma.provider.soft.wire.SoftUnsafe;
@@ -110,13 +109,6 @@ public final class SoftResponder
     private SoftMemoryRegion checkedRegion;
     private String refusal;
     private final UnsafeBuffer atomicView = new UnsafeBuffer(0, 0);
-    /** A frame the injected faults hold back until the next one has been handled. */
-    private ByteBuffer heldFrame;
-    private long heldFrameAddress;
-    private int heldSegment;
-    private boolean holdingFrame;
-    /** While not 0, the injected faults delay the frame at the head of the stream until this time. */
-    private long stallUntil;
 
     // UD: the global route header that precedes every datagram's payload in the receive buffer
     private final ByteBuffer grh;
@@ -225,7 +217,7 @@ public final class SoftResponder
             final ByteBuffer rx = link.rx();
             final int at = link.rxStart();
             final int segment = available >= HEADER_LENGTH ? rx.getInt(at + SEGMENT_LENGTH_OFFSET) : 0;
-            if (available >= HEADER_LENGTH && (segment < 0 || segment > MAX_SEGMENT_LENGTH))
+            if (available >= HEADER_LENGTH && !SoftFrameDescriptor.isValidSegment(segment))
             {
                 qp.protocolError("frame segment length " + segment + " outside 0.." + MAX_SEGMENT_LENGTH);
                 break;
@@ -249,19 +241,11 @@ public final class SoftResponder
                 socketMayHaveMore = link.rxFull();
                 continue;
             }
-            final SoftFaults faults = device.faults();
-            if (!link.ensureTxRoom(faults == null ? HEADER_LENGTH : 3 * HEADER_LENGTH))
+            if (!link.ensureTxRoom(HEADER_LENGTH))
             {
-                break; // room for the ACK, NAK or atomic response this frame may need (or three, with faults)
+                break; // room for the ACK, NAK or atomic response this frame may need
             }
-            if (faults == null && !holdingFrame && stallUntil == 0)
-            {
-                processFrame(link, rx, link.rxAddress(), at, segment, now);
-            }
-            else if (!injectFault(faults, link, rx, at, segment, now))
-            {
-                break; // the stream stalls behind a delayed frame
-            }
+            processFrame(link, at, segment, now);
             if (qp.link != null)
             {
                 link.consume(HEADER_LENGTH + segment);
@@ -271,79 +255,10 @@ public final class SoftResponder
         return work;
     }
 
-    /**
-     * Handles a frame as the injected faults say: drops, duplicates, holds back until after the next frame, stalls
-     * the stream for the delay, or cuts its payload in half. With the faults gone (null), what they still hold
-     * back comes out as it would have.
-     *
-     * @return false while the stream stalls behind this frame (it stays unread), else true (consume it).
-     */
-    private boolean injectFault(
-        final SoftFaults faults, final SoftLink link, final ByteBuffer rx, final int at, final int segment,
-        final long now)
+    private void processFrame(final SoftLink link, final int at, final int segment, final long now)
     {
+        final ByteBuffer rx = link.rx();
         final long rxAddress = link.rxAddress();
-        if (stallUntil != 0)
-        {
-            if (now - stallUntil < 0)
-            {
-                return false;
-            }
-            stallUntil = 0;
-            processFrame(link, rx, rxAddress, at, segment, now); // the delayed frame, due now
-            return true;
-        }
-        final boolean heldForThis = holdingFrame;
-        switch (faults == null ? SoftFaults.Fault.NONE : faults.next(false, !holdingFrame))
-        {
-            case DROP ->
-            {
-                // lost
-            }
-            case DUPLICATE ->
-            {
-                processFrame(link, rx, rxAddress, at, segment, now);
-                if (qp.link == link)
-                {
-                    processFrame(link, rx, rxAddress, at, segment, now);
-                }
-            }
-            case REORDER ->
-            {
-                if (heldFrame == null)
-                {
-                    heldFrame = ByteBuffer.allocateDirect(MAX_FRAME_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-                    heldFrameAddress = BufferUtil.address(heldFrame);
-                }
-                UNSAFE.copyMemory(rxAddress + at, heldFrameAddress, HEADER_LENGTH + segment);
-                heldSegment = segment;
-                holdingFrame = true;
-            }
-            case DELAY ->
-            {
-                stallUntil = now + faults.delayNanos() | 1;
-                return false;
-            }
-            case TRUNCATE ->
-            {
-                if (segment > 0)
-                {
-                    processFrame(link, rx, rxAddress, at, segment / 2, now);
-                }
-            }
-            default -> processFrame(link, rx, rxAddress, at, segment, now);
-        }
-        if (heldForThis && qp.link == link)
-        {
-            holdingFrame = false;
-            processFrame(link, heldFrame, heldFrameAddress, 0, heldSegment, now);
-        }
-        return true;
-    }
-
-    private void processFrame(
-        final SoftLink link, final ByteBuffer rx, final long rxAddress, final int at, final int segment, final long now)
-    {
         final byte opcode = rx.get(at + OPCODE_OFFSET);
         final int psn = rx.getInt(at + PSN_OFFSET);
         final long offset = rx.getInt(at + SEGMENT_OFFSET_OFFSET) & 0xffffffffL;

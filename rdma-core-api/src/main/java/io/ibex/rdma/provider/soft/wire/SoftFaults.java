@@ -1,6 +1,5 @@
 package io.ibex.rdma.provider.soft.wire;
 
-import io.ibex.rdma.provider.soft.SoftProvider;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
@@ -11,7 +10,7 @@ import java.util.concurrent.TimeUnit;
  * Fault injection for the soft device, for tests: what a lossy network would do to its UD datagrams and to the
  * frames of its RC and UC links, decided per datagram or frame as it arrives, from a seeded random sequence (the
  * same seed and traffic give the same faults). Set with {@code -Dibex.soft.faults=SPEC} (read when the device
- * starts) or {@link SoftProvider#injectFaults(String)}; the spec is a comma-separated list of
+ * starts) or {@code SoftProvider.injectFaults(spec)}; the spec is a comma-separated list of
  * {@code name:value}:
  * <pre>
  *   drop:P        the datagram or frame is lost
@@ -25,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  * Probabilities are in [0, 1] and add up to at most 1: one draw per datagram or frame picks at most one fault.
  * While a datagram or frame is held back (reorder, delay), the next ones are not held too. {@link #count} says
- * how many of each fault happened.
+ * how many of each fault happened. {@link SoftFaultyDatagrams} and {@link SoftFaultyFrames} apply the draws; this
+ * class is thread-safe.
  */
 public final class SoftFaults
 {

@@ -287,4 +287,13 @@ public final class SoftFrameDescriptor
     {
         return opcode >= OP_SEND && opcode <= OP_GOODBYE;
     }
+
+    /**
+     * @param segment a frame header's segment length.
+     * @return whether it is one a frame can have: 0 to {@link #MAX_SEGMENT_LENGTH}.
+     */
+    public static boolean isValidSegment(final int segment)
+    {
+        return segment >= 0 && segment <= MAX_SEGMENT_LENGTH;
+    }
 }

@@ -7,28 +7,32 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * The link of a connected QP: its {@link SoftWire} (a TCP connection, or memory to a QP of the same device), with
  * reusable direct receive and transmit buffers. Both buffers stay in write mode: bytes received are in
- * {@code [rxStart, rx.position())}, bytes to send in {@code [0, tx.position())}. Not thread-safe: the owning QP's
- * lock guards it.
+ * {@code [rxStart, rx.position())}, bytes to send in {@code [0, tx.position())}. While the device injects faults,
+ * what it receives goes through {@link SoftFaultyFrames}. Not thread-safe: the owning QP's lock guards it.
  */
 public final class SoftLink
 {
     private static final int BUFFER_LENGTH = 4 * SoftFrameDescriptor.MAX_FRAME_LENGTH;
 
     private final SoftWire wire;
+    private final Supplier<SoftFaults> faults;
     private final ByteBuffer rx = ByteBuffer.allocateDirect(BUFFER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
     private final ByteBuffer tx = ByteBuffer.allocateDirect(BUFFER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
     private final long rxAddress = BufferUtil.address(rx);
     private final long txAddress = BufferUtil.address(tx);
     private int rxStart;
     private boolean closed;
+    private SoftFaultyFrames faultyFrames;
 
-    private SoftLink(final SoftWire wire)
+    private SoftLink(final SoftWire wire, final Supplier<SoftFaults> faults)
     {
         this.wire = wire;
+        this.faults = faults;
     }
 
     /**
@@ -37,11 +41,13 @@ public final class SoftLink
      * @param token  the connecting QP's link token, which the HELLO carries.
      * @param offer  makes the shared-memory wire to offer in the HELLO over the socket (null if it cannot), or null
      *               to offer none.
+     * @param faults gives the faults the device injects into what it receives, or null for none; asked at every
+     *               read.
      */
     public static SoftLink connect(
         final InetSocketAddress remote, final int srcIpv4, final int srcPort, final int srcQpn, final int dstQpn,
-        final SoftLinkToken token, final BiFunction<SoftSocketWire, ByteBuffer, SoftSharedMemoryWire> offer)
-        throws IOException
+        final SoftLinkToken token, final BiFunction<SoftSocketWire, ByteBuffer, SoftSharedMemoryWire> offer,
+        final Supplier<SoftFaults> faults) throws IOException
     {
         final SoftSocketWire socket = SoftSocketWire.connect(remote);
         if (offer != null)
@@ -52,10 +58,10 @@ public final class SoftLink
             final SoftSharedMemoryWire wire = offer.apply(socket, hello);
             if (wire != null)
             {
-                return new SoftLink(wire);
+                return new SoftLink(wire, faults);
             }
         }
-        final SoftLink link = new SoftLink(socket);
+        final SoftLink link = new SoftLink(socket, faults);
         putHello(link.tx, srcIpv4, srcPort, srcQpn, dstQpn, token);
         link.tx.position(SoftFrameDescriptor.HELLO_LENGTH);
         return link;
@@ -76,20 +82,25 @@ public final class SoftLink
 
     /**
      * Wraps an accepted link whose HELLO has been read (and any shared-memory offer answered).
+     *
+     * @param faults gives the faults the device injects into what it receives, or null for none; asked at every
+     *               read.
      */
-    public static SoftLink accepted(final SoftWire wire)
+    public static SoftLink accepted(final SoftWire wire, final Supplier<SoftFaults> faults)
     {
-        return new SoftLink(wire);
+        return new SoftLink(wire, faults);
     }
 
     /**
      * @return the two ends of a link in memory between QPs {@code first} (index 0) and {@code second} of this
      *         device: no HELLO, as nothing else can reach either end.
+     * @param faults gives the faults the device injects into what it receives, or null for none; asked at every
+     *               read.
      */
-    public static SoftLink[] inMemory(final int first, final int second)
+    public static SoftLink[] inMemory(final int first, final int second, final Supplier<SoftFaults> faults)
     {
         final SoftMemoryWire[] wires = SoftMemoryWire.pair(first, second);
-        return new SoftLink[]{ new SoftLink(wires[0]), new SoftLink(wires[1]) };
+        return new SoftLink[]{ new SoftLink(wires[0], faults), new SoftLink(wires[1], faults) };
     }
 
     /**
@@ -111,7 +122,16 @@ public final class SoftLink
         {
             compactRx();
         }
-        return wire.read(rx);
+        final SoftFaults injected = faults.get();
+        if (injected == null && (faultyFrames == null || faultyFrames.idle()))
+        {
+            return wire.read(rx);
+        }
+        if (faultyFrames == null)
+        {
+            faultyFrames = new SoftFaultyFrames();
+        }
+        return faultyFrames.read(wire, injected, rx, rxAddress, rxStart);
     }
 
     /**
