@@ -36,13 +36,13 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * Its timer tick wakes it every {@link #TICK_MILLIS} only while it has timers to run (a QP it drives, a
  * HELLO being read); while applications drive every QP it only has to notice one going idle, and checks every
- * {@link #APP_DRIVEN_TICK_MILLIS}: on a machine with few cores each wake preempts a busy-polling thread, which
- * is what a ping-pong's p99 round trip is made of if the thread wakes every millisecond.
+ * {@link #APP_DRIVEN_TICK_MILLIS}, so that it seldom preempts a busy-polling thread.
  * <p>
  * A duty cycle does its system calls (accept, reads, the UD receive) only when there can be something to find: a
  * watched socket was selected, a waiter woke it ({@link #wakeUp}), the tick passed, or the last cycle did work. Its
- * brief spin after work is a {@code selectNow()} a round, not a read of every socket: spinning that way after each
- * ACK of a taken-over stream took 70% of a core in the runner's 100 kHz example.
+ * brief spin after work is a {@code selectNow()} a round, not a read of every socket.
+ * <p>
+ * Runs on the device's progress thread; {@link #wakeUp} may be called from any thread.
  */
 public final class SoftProgressAgent implements Agent, SoftWireWatcher
 {

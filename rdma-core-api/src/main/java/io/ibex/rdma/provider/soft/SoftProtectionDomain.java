@@ -72,7 +72,7 @@ public final class SoftProtectionDomain extends ProviderResource implements Prot
     {
         ensureOpen();
         final SoftDevice device = context.softDevice();
-        final Path directory = device.sharedRegionDirectory();
+        final Path directory = device.sharedMemory().regionDirectory();
         if (directory == null || (access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ)) == 0 ||
             length <= 0 || length > SoftSharedRegionDescriptor.MAX_LENGTH)
         {
@@ -82,7 +82,7 @@ public final class SoftProtectionDomain extends ProviderResource implements Prot
         final SoftSharedRegion shared;
         try
         {
-            shared = SoftSharedRegion.create(directory, device.nextSharedMemoryNumber(), length);
+            shared = SoftSharedRegion.create(directory, device.sharedMemory().nextNumber(), length);
         }
         catch (final IOException | RuntimeException ex)
         {

@@ -2,7 +2,6 @@ package io.ibex.rdma.provider.soft;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.ibex.rdma.provider.soft.qp.SoftQueuePair;
-import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
 import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
 import io.ibex.rdma.provider.soft.wire.SoftLink;
 import io.ibex.rdma.verbs.AccessFlags;

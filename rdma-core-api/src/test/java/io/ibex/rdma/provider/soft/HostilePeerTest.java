@@ -2,7 +2,6 @@ package io.ibex.rdma.provider.soft;
 
 import io.ibex.rdma.conformance.Await;
 import io.ibex.rdma.provider.soft.qp.SoftRequester;
-import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
 import io.ibex.rdma.provider.soft.wire.SoftLinkToken;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.MemoryRegion;

@@ -4,7 +4,6 @@ import io.ibex.rdma.provider.soft.SoftCompletionQueue;
 import io.ibex.rdma.provider.soft.SoftDevice;
 import io.ibex.rdma.provider.soft.SoftProgressAgent;
 import io.ibex.rdma.provider.soft.SoftProtectionDomain;
-import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
 import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
 import io.ibex.rdma.provider.soft.wire.SoftLink;
 import io.ibex.rdma.provider.soft.wire.SoftLinkToken;
@@ -47,12 +46,17 @@ import static io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor.*;
  * <p>
  * Reliability: TCP does not lose frames, so RC needs no retransmission except after an RNR NAK (go back to
  * the NAKed message once the RNR timer expires). One PSN per message. ACKs are cumulative, ride on every
- * frame, and are sent on their own only when owed for {@link SoftResponder#ACK_DELAY_NANOS} (in bulk for a stream
+ * frame, and are sent on their own only when owed for {@link SoftAcks#ACK_DELAY_NANOS} (in bulk for a stream
  * of messages whose requester asked for no prompt ACK).
  * <p>
- * The work is split three ways: this class is the verbs face (posting, modify and its state machine), the
- * lock, the link and error handling; the {@link SoftRequester} runs the send side and the
- * {@link SoftResponder} the receive side.
+ * The work is split: this class is the verbs face (posting, modify and its state machine), the lock, who drives
+ * the QP, the link and error handling; the {@link SoftRequester} runs the send side, the {@link SoftResponder} the
+ * receive side, with the posted receives in a {@link SoftReceiveQueue} and what is acknowledged in
+ * {@link SoftAcks}; {@link SoftQpTransitions} checks a modify.
+ * <p>
+ * One class, though long: the lock, the state, the link and who drives the QP change together (a link is adopted,
+ * fails or is handed to the progress thread under the lock, in a given state), and each verbs call takes part in
+ * them.
  */
 public final class SoftQueuePair extends ProviderResource implements QueuePair
 {
@@ -105,6 +109,8 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
     /** Package-private: the responder hands it the responses (ACK, NAK, READ, atomic) it reads. */
     final SoftRequester requester;
     private final SoftResponder responder;
+    private final SoftReceiveQueue receives;
+    private final SoftAcks acks;
 
     public SoftQueuePair(final SoftProtectionDomain pd, final QpInitAttr init)
     {
@@ -121,8 +127,10 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
         checkCap("max_recv_sge", cap.maxRecvSge(), SoftDevice.MAX_SGE);
         checkCap("max_inline_data", cap.maxInlineData(), SoftDevice.MAX_INLINE_DATA);
         this.caps = cap;
-        responder = new SoftResponder(this, device, pd, recvCq, type, cap);
-        requester = new SoftRequester(this, responder, device, pd, sendCq, type, cap, init.sqSigAll());
+        receives = new SoftReceiveQueue(this, device, pd, recvCq, type, cap);
+        acks = new SoftAcks(type == QpType.RC);
+        responder = new SoftResponder(this, device, pd, receives, acks, type);
+        requester = new SoftRequester(this, acks, device, pd, sendCq, type, cap, init.sqSigAll());
         qpn = device.register(this);
         sendCq.attach(this);
         if (recvCq != sendCq)
@@ -311,7 +319,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
             int index = 0;
             for (ReceiveWorkRequest wr = first; wr != null; wr = wr.next())
             {
-                responder.post(wr, index);
+                receives.post(wr, index);
                 index++;
             }
         }
@@ -388,7 +396,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
                 watchedLink.watch(progress);
             }
             final int work = driveLocked(now);
-            if (responder.ackDueWithin(now, SoftProgressAgent.TIMER_SPIN_NANOS) ||
+            if (acks.dueWithin(now, SoftProgressAgent.TIMER_SPIN_NANOS) ||
                 requester.rnrRetryDueWithin(now, SoftProgressAgent.TIMER_SPIN_NANOS))
             {
                 progress.timerDueSoon(); // a 5 us ACK or an RNR retry must not wait for the 1 ms tick
@@ -540,7 +548,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
             {
                 return; // UD drops silently: wrong state or Q_Key mismatch
             }
-            responder.deliverDatagram(datagram);
+            receives.deliverDatagram(datagram);
         }
         finally
         {
@@ -757,7 +765,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
             }
             if (link != null)
             {
-                if (responder.writeOwedAck(link, now))
+                if (acks.writeOwed(link, now))
                 {
                     work++;
                 }
@@ -919,7 +927,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
         }
         try
         {
-            if (link.established() && (leaving ? responder.writeGoodbye(link) : responder.writeOwedAckNow(link)))
+            if (link.established() && (leaving ? acks.writeGoodbye(link) : acks.writeOwedNow(link)))
             {
                 link.flush();
             }

@@ -3,7 +3,6 @@ package io.ibex.rdma.provider.soft.qp;
 import io.ibex.rdma.provider.soft.SoftDevice;
 import io.ibex.rdma.provider.soft.SoftMemoryRegion;
 import io.ibex.rdma.provider.soft.SoftProtectionDomain;
-import io.ibex.rdma.provider.soft.wire.SoftUnsafe;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.ScatterGatherEntry;
 import io.ibex.rdma.verbs.WcStatus;

@@ -80,8 +80,8 @@ public final class SoftSharedMemoryDescriptor
     /** A heartbeat standing still this long has the other side look at its process: ended, it is lost. */
     public static final long HEARTBEAT_TIMEOUT_NANOS = 500_000_000L;
     /**
-     * A heartbeat standing still this long while its process runs means the process hangs. Far above the timeout:
-     * on a loaded machine of two cores, busy-polling threads were seen to starve a progress thread for 0.7 s.
+     * A heartbeat standing still this long while its process runs means the process hangs. Far above the timeout,
+     * as busy-polling threads on a loaded host may starve a progress thread for most of a second.
      */
     public static final long HUNG_TIMEOUT_NANOS = 10_000_000_000L;
 

@@ -29,6 +29,10 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * The connecting side {@link #offer}s the file in its HELLO and sends nothing more until the answer: accepted, the
  * rings carry the frames; declined, the connection does, as for a plain {@link SoftSocketWire}.
+ * <p>
+ * Not thread-safe, as every wire: the owning QP's lock guards it, except {@link #tend}, which the progress thread
+ * calls. One class, though over 500 lines: the negotiation, the rings and the liveness checks all act on the one
+ * mapped file and its state word.
  */
 public final class SoftSharedMemoryWire implements SoftWire
 {

@@ -1,6 +1,8 @@
 package io.ibex.rdma.provider.soft.wire;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -27,25 +29,34 @@ class SoftFaultyFramesTest
     private final SoftLink sender = ends[0];
     private final SoftLink receiver = ends[1];
 
-    @Test
-    void withoutFaultsFramesPassAsSent() throws IOException
+    /**
+     * Sends frames 0, 1, 2, ... with the given segment lengths through the faults, then one more once they are
+     * gone (psn 9, segment 9), which lets out what they held back.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "none        | 10 0     | 0/10 1/0 9/9",
+        "duplicate:1 | 10 20    | 0/10 0/10 1/20 1/20 9/9",
+        "reorder:1   | 10 20 30 | 1/20 0/10 9/9 2/30",
+        "truncate:1  | 10 0 31  | 0/5 2/15 9/9",
+        "drop:1      | 10 20    | 9/9"})
+    void eachFaultDoesWhatItSays(final String spec, final String segments, final String expected) throws IOException
     {
-        send(0, 10);
-        send(1, 0);
-        assertEquals(List.of("0/10", "1/0"), receive());
+        faults = spec.equals("none") ? null : SoftFaults.parse(spec);
+        final String[] lengths = segments.split(" ");
+        for (int psn = 0; psn < lengths.length; psn++)
+        {
+            send(psn, Integer.parseInt(lengths[psn]));
+        }
+        final List<String> frames = receive();
+        faults = null;
+        send(9, 9);
+        frames.addAll(receive());
+        assertEquals(List.of(expected.split(" ")), frames);
     }
 
     @Test
-    void aDuplicatedFrameArrivesTwice() throws IOException
-    {
-        faults = SoftFaults.parse("duplicate:1");
-        send(0, 10);
-        send(1, 20);
-        assertEquals(List.of("0/10", "0/10", "1/20", "1/20"), receive());
-    }
-
-    @Test
-    void aReorderedFrameArrivesAfterTheNextOneWhichIsNotHeldBackToo() throws IOException
+    void aFrameHeldBackForTheNextIsTheOnlyOneHeldBack() throws IOException
     {
         faults = SoftFaults.parse("reorder:1");
         send(0, 10);
@@ -54,27 +65,6 @@ class SoftFaultyFramesTest
         assertEquals(List.of("1/20", "0/10"), receive(), "frame 2 is held back for the next");
         assertEquals(2, faults.count(SoftFaults.Fault.REORDER));
         assertEquals(1, faults.count(SoftFaults.Fault.NONE));
-    }
-
-    @Test
-    void aTruncatedFrameKeepsHalfItsPayloadAndOneWithoutPayloadIsLost() throws IOException
-    {
-        faults = SoftFaults.parse("truncate:1");
-        send(0, 10);
-        send(1, 0);
-        send(2, 31);
-        assertEquals(List.of("0/5", "2/15"), receive());
-    }
-
-    @Test
-    void aDroppedFrameIsLost() throws IOException
-    {
-        faults = SoftFaults.parse("drop:1");
-        send(0, 10);
-        assertEquals(List.of(), receive());
-        faults = null;
-        send(1, 10);
-        assertEquals(List.of("1/10"), receive());
     }
 
     @Test
@@ -103,18 +93,6 @@ class SoftFaultyFramesTest
         tx.put(rest);
         send(1, 0);
         assertEquals(List.of("0/100", "0/100", "1/0", "1/0"), receive());
-    }
-
-    @Test
-    void whatIsHeldBackComesOutAfterTheFaultsStop() throws IOException
-    {
-        faults = SoftFaults.parse("reorder:1");
-        send(0, 10);
-        assertEquals(List.of(), receive());
-        faults = null;
-        send(1, 20);
-        send(2, 30);
-        assertEquals(List.of("1/20", "0/10", "2/30"), receive());
     }
 
     private void send(final int psn, final int segment) throws IOException

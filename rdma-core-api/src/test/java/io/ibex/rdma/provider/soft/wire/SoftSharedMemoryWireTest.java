@@ -1,6 +1,5 @@
 package io.ibex.rdma.provider.soft.wire;
 
-import io.ibex.rdma.provider.soft.SoftDevice;
 import org.agrona.IoUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -222,33 +221,6 @@ class SoftSharedMemoryWireTest extends SoftWireContract
         assertRejected((file) -> truncate(file, 100), "is 100 bytes long");
         assertRejected((file) -> truncate(file, 0), "is 0 bytes long");
         assertRejected(SoftSharedMemoryWireTest::delete, "does not exist");
-    }
-
-    @Test
-    void staleFilesOfEndedProcessesAreRemovedAndNoOthers() throws Exception
-    {
-        final Process ended = new ProcessBuilder("true").start();
-        assertEquals(0, ended.waitFor());
-        final Path stale = Files.createFile(directory.resolve(SoftSharedMemoryDescriptor.fileName(ended.pid(), 3)));
-        final Path live = Files.createFile(
-            directory.resolve(SoftSharedMemoryDescriptor.fileName(ProcessHandle.current().pid(), 4)));
-        final Path staleRegion =
-            Files.createFile(directory.resolve(SoftSharedRegionDescriptor.fileName(ended.pid(), 0x1201)));
-        final Path liveRegion = Files.createFile(
-            directory.resolve(SoftSharedRegionDescriptor.fileName(ProcessHandle.current().pid(), 0x1301)));
-        final Path other = Files.createFile(directory.resolve("ibex-notes.shm"));
-        final Path almost = Files.createFile(directory.resolve("ibex-" + ended.pid() + "-mr-x.shm"));
-        SoftDevice.removeStaleSharedMemoryFiles(directory);
-        assertFalse(Files.exists(stale));
-        assertFalse(Files.exists(staleRegion));
-        assertTrue(Files.exists(live));
-        assertTrue(Files.exists(liveRegion));
-        assertTrue(Files.exists(other));
-        assertTrue(Files.exists(almost));
-        for (final Path kept : new Path[]{ live, liveRegion, other, almost })
-        {
-            Files.delete(kept);
-        }
     }
 
     private void assertRejected(final Consumer<Path> corrupt, final String expected) throws IOException
