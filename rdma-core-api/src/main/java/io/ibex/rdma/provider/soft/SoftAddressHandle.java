@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AddressHandle;
 import io.ibex.rdma.verbs.AhAttr;
@@ -11,7 +12,7 @@ import java.net.InetSocketAddress;
 /**
  * A soft address handle: the UD destination endpoint decoded once from the destination GID.
  */
-final class SoftAddressHandle extends ProviderResource implements AddressHandle
+public final class SoftAddressHandle extends ProviderResource implements AddressHandle
 {
     private final SoftProtectionDomain pd;
     private final AhAttr attr;
@@ -42,7 +43,7 @@ final class SoftAddressHandle extends ProviderResource implements AddressHandle
         return attr;
     }
 
-    InetSocketAddress target()
+    public InetSocketAddress target()
     {
         return target;
     }

@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.qp.SoftQueuePair;
 import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AsyncEvent;
@@ -25,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its own traffic without any hand-off. Overflow raises {@link AsyncEventType#CQ_ERR} and puts the QPs
  * using the CQ in error.
  */
-final class SoftCompletionQueue extends ProviderResource implements CompletionQueue
+public final class SoftCompletionQueue extends ProviderResource implements CompletionQueue
 {
     private static final Logger LOG = LoggerFactory.getLogger(SoftCompletionQueue.class);
     private static final AtomicInteger IDS = new AtomicInteger();
@@ -142,7 +143,7 @@ final class SoftCompletionQueue extends ProviderResource implements CompletionQu
      *
      * @return false if the CQ was full (it is now in error: the caller's QP must enter ERR).
      */
-    boolean push(
+    public boolean push(
         final long wrId,
         final WcStatus status,
         final WcOpcode opcode,
@@ -191,12 +192,12 @@ final class SoftCompletionQueue extends ProviderResource implements CompletionQu
         return true;
     }
 
-    boolean overflowed()
+    public boolean overflowed()
     {
         return overflowed;
     }
 
-    void attach(final SoftQueuePair qp)
+    public void attach(final SoftQueuePair qp)
     {
         ensureOpen();
         synchronized (this)
@@ -208,7 +209,7 @@ final class SoftCompletionQueue extends ProviderResource implements CompletionQu
         }
     }
 
-    void detach(final SoftQueuePair qp)
+    public void detach(final SoftQueuePair qp)
     {
         synchronized (this)
         {

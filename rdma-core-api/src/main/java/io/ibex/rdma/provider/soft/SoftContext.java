@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
 import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AsyncEvent;
@@ -23,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * An open soft device. Closing it closes its PDs (with their QPs, AHs and MRs), then CQs, then channels.
  */
-final class SoftContext extends ProviderResource implements Context
+public final class SoftContext extends ProviderResource implements Context
 {
     private static final Logger LOG = LoggerFactory.getLogger(SoftContext.class);
     private static final AtomicInteger IDS = new AtomicInteger();
@@ -122,7 +123,7 @@ final class SoftContext extends ProviderResource implements Context
         }
     }
 
-    SoftDevice softDevice()
+    public SoftDevice softDevice()
     {
         return device;
     }

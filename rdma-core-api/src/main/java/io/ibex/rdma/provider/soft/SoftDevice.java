@@ -1,5 +1,12 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.qp.SoftQueuePair;
+import io.ibex.rdma.provider.soft.wire.SoftFaults;
+import io.ibex.rdma.provider.soft.wire.SoftFaultyDatagrams;
+import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftSharedMemoryWire;
+import io.ibex.rdma.provider.soft.wire.SoftSocketWire;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.Device;
@@ -25,23 +32,22 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.security.SecureRandom;
 import java.util.Arrays;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The soft device {@code soft0}: one per JVM. It owns the wire endpoint (a TCP server socket for connected
  * QPs' links and a UDP socket on the same port number for UD), the QP and memory-region key tables, and
- * the daemon progress thread. Its GIDs name the endpoint (see {@link SoftGidDescriptor}).
+ * the daemon progress thread. Its GIDs name the endpoint (see {@link SoftGidDescriptor}). Thread-safe: registration
+ * is synchronized, lookups on the data path read volatile tables without a lock, the UD socket is read under its
+ * own lock.
+ * <p>
+ * One class, though over 500 lines: the endpoint's configuration read at start (address, port, MTU, how its own QPs
+ * are linked), the key tables and the UD socket's reading are what the device is; how it shares memory with other
+ * processes is {@link SoftSharedMemory}'s, the wires and the fault injection are in {@code provider.soft.wire}.
  */
-final class SoftDevice implements Device
+public final class SoftDevice implements Device
 {
     /** System property: IPv4 address the endpoint binds to. */
     static final String ADDRESS_PROPERTY = "ibex.soft.address";
@@ -60,20 +66,18 @@ final class SoftDevice implements Device
      * (offered to every peer; taken from this host) or "off" (neither offered nor taken: TCP).
      */
     static final String SHARED_MEMORY_PROPERTY = "ibex.soft.sharedMemory";
-    /** System property: the directory of the shared-memory files, the same for both ends; /dev/shm by default. */
-    static final String SHARED_MEMORY_DIR_PROPERTY = "ibex.soft.sharedMemoryDir";
-    static final String NAME = "soft0";
+    public static final String NAME = "soft0";
     static final int MAX_QP = 16384;
-    static final int MAX_QP_WR = 16384;
-    static final int MAX_SGE = 32;
+    public static final int MAX_QP_WR = 16384;
+    public static final int MAX_SGE = 32;
     static final int MAX_CQE = 65536;
-    static final int MAX_INLINE_DATA = 256;
+    public static final int MAX_INLINE_DATA = 256;
     static final long MAX_MR_SIZE = 1L << 40;
     /** A memory key is its region's index in the key table above {@link #KEY_RANDOM_BITS} random bits. */
     static final int KEY_RANDOM_BITS = 12;
     /** Regions the key table holds: indexes 1 to 2^20-1, so that a key fits in 32 bits. */
     static final int MAX_MR = (1 << (Integer.SIZE - KEY_RANDOM_BITS)) - 1;
-    static final long MAX_MSG_SIZE = 1L << 31;
+    public static final long MAX_MSG_SIZE = 1L << 31;
     static final int FIRST_QPN = 0x11;
 
     private static final Logger LOG = LoggerFactory.getLogger(SoftDevice.class);
@@ -88,10 +92,7 @@ final class SoftDevice implements Device
     private final Mtu activeMtu;
     private final boolean memoryLocalLinks;
     private final boolean sharedMemoryLocalLinks;
-    private final String sharedMemory;
-    private final Path sharedMemoryDir;
-    private final long[] bootId;
-    private final AtomicLong nextSharedMemoryNumber = new AtomicLong();
+    private final SoftSharedMemory sharedMemory;
     private final Int2ObjectHashMap<SoftQueuePair> qpsByNum = new Int2ObjectHashMap<>();
     private volatile SoftQueuePair[] qps = new SoftQueuePair[0];
     private volatile SoftMemoryRegion[] regions = new SoftMemoryRegion[64];
@@ -102,12 +103,8 @@ final class SoftDevice implements Device
     private final ByteBuffer udpRxBuffer;
     private volatile long lastAppUdpDrive;
     private final SoftProgressAgent progress;
+    private final SoftFaultyDatagrams faultyDatagrams; // guarded by the UDP lock
     private volatile SoftFaults faults = SoftFaults.fromSystemProperty();
-    /** A datagram the faults hold back (reorder, delay), while {@link #holding}; guarded by the UDP lock. */
-    private ByteBuffer heldDatagram;
-    private boolean holding;
-    /** When the held datagram is due, or 0: after the next datagram (reorder). */
-    private long heldUntil;
 
     SoftDevice()
     {
@@ -128,15 +125,7 @@ final class SoftDevice implements Device
             }
             memoryLocalLinks = "memory".equals(localLinks);
             sharedMemoryLocalLinks = "shm".equals(localLinks);
-            sharedMemory = System.getProperty(SHARED_MEMORY_PROPERTY, "auto");
-            if (!"auto".equals(sharedMemory) && !"on".equals(sharedMemory) && !"off".equals(sharedMemory))
-            {
-                throw new IllegalArgumentException(SHARED_MEMORY_PROPERTY + "=" + sharedMemory +
-                    " must be auto, on or off");
-            }
-            sharedMemoryDir = Paths.get(System.getProperty(SHARED_MEMORY_DIR_PROPERTY,
-                Files.isDirectory(Paths.get("/dev/shm")) ? "/dev/shm" : System.getProperty("java.io.tmpdir")));
-            bootId = bootId();
+            sharedMemory = new SoftSharedMemory(address, sharedMemoryLocalLinks);
             server = ServerSocketChannel.open();
             server.bind(new InetSocketAddress(address, Integer.getInteger(PORT_PROPERTY, 0)));
             server.configureBlocking(false);
@@ -158,9 +147,10 @@ final class SoftDevice implements Device
         endpointKey = SoftGidDescriptor.endpointKey(SoftGidDescriptor.ipv4(gids[0]), port);
         udpRxBuffer = ByteBuffer.allocateDirect(SoftFrameDescriptor.UD_HEADER_LENGTH + Mtu.MTU_4096.bytes() + 1)
             .order(ByteOrder.LITTLE_ENDIAN);
-        if (sharedRegionDirectory() != null)
+        faultyDatagrams = new SoftFaultyDatagrams(this::deliverDatagram, udpRxBuffer.capacity());
+        if (sharedMemory.regionDirectory() != null)
         {
-            removeStaleSharedMemoryFiles(sharedMemoryDir);
+            SoftSharedMemory.removeStaleFiles(sharedMemory.directory());
         }
         try
         {
@@ -181,149 +171,56 @@ final class SoftDevice implements Device
         LOG.info("soft device {} listening on {}:{} (TCP for RC/UC, UDP for UD), GID[0]={} GID[1]={}, MTU {}, " +
             "links between its own QPs in {}, shared memory with other processes {} (in {})", NAME,
             address.getHostAddress(), port, gids[0], gids[1], activeMtu.bytes(),
-            memoryLocalLinks ? "memory" : sharedMemoryLocalLinks ? "shared memory" : "TCP", sharedMemory,
-            sharedMemoryDir);
+            memoryLocalLinks ? "memory" : sharedMemoryLocalLinks ? "shared memory" : "TCP", sharedMemory.mode(),
+            sharedMemory.directory());
     }
 
     /**
-     * @return the kernel's boot id as two longs, which only processes of this host (since its last boot) share; zeros
-     *         where there is none, which no offer matches.
+     * @return how this device shares memory with processes of this host.
      */
-    private static long[] bootId()
+    SoftSharedMemory sharedMemory()
     {
-        try
-        {
-            final UUID id = UUID.fromString(
-                new String(Files.readAllBytes(Paths.get("/proc/sys/kernel/random/boot_id")), StandardCharsets.US_ASCII)
-                    .trim());
-            return new long[]{ id.getMostSignificantBits(), id.getLeastSignificantBits() };
-        }
-        catch (final IOException | IllegalArgumentException ex)
-        {
-            LOG.info("soft device {}: no boot id ({}): no shared-memory links", NAME, ex.toString());
-            return new long[2];
-        }
-    }
-
-    /**
-     * Deletes the shared-memory files of processes that have ended: a link's file lives only while the link is being
-     * negotiated, a region's while it is registered, so one left behind is from a process that died meanwhile.
-     */
-    static void removeStaleSharedMemoryFiles(final Path sharedMemoryDir)
-    {
-        try (DirectoryStream<Path> files =
-            Files.newDirectoryStream(sharedMemoryDir, SoftSharedMemoryDescriptor.FILE_PREFIX + "*"))
-        {
-            for (final Path file : files)
-            {
-                final long pid = SoftSharedMemoryDescriptor.creatorPid(file.getFileName().toString());
-                if (pid > 0 && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
-                {
-                    Files.deleteIfExists(file);
-                    LOG.info("soft device {}: removed {}, left by process {}, which has ended", NAME, file, pid);
-                }
-            }
-        }
-        catch (final IOException ex)
-        {
-            LOG.warn("soft device {}: cannot look for stale shared-memory files in {}: {}", NAME, sharedMemoryDir,
-                ex.toString());
-        }
-    }
-
-    /**
-     * @return where regions peers may access are allocated, as files, or null when this device links to no process
-     *         through shared memory ({@value #SHARED_MEMORY_PROPERTY}=off and {@value #LOCAL_LINKS_PROPERTY} not shm).
-     */
-    Path sharedRegionDirectory()
-    {
-        return !"off".equals(sharedMemory) || sharedMemoryLocalLinks ? sharedMemoryDir : null;
-    }
-
-    /**
-     * @return a number for a new shared-memory file's name, unique in this process.
-     */
-    long nextSharedMemoryNumber()
-    {
-        return nextSharedMemoryNumber.incrementAndGet();
+        return sharedMemory;
     }
 
     /**
      * @param sameDevice whether the peer QP is one of this device's.
      * @return whether a link to the peer at {@code remote} is offered through shared memory.
      */
-    boolean offersSharedMemoryTo(final InetSocketAddress remote, final boolean sameDevice)
+    public boolean offersSharedMemoryTo(final InetSocketAddress remote, final boolean sameDevice)
     {
-        if (sameDevice)
-        {
-            return sharedMemoryLocalLinks;
-        }
-        switch (sharedMemory)
-        {
-            case "on":
-                return true;
-            case "auto":
-                return remote.getAddress().isLoopbackAddress() || remote.getAddress().equals(address);
-            default:
-                return false;
-        }
+        return sharedMemory.offeredTo(remote, sameDevice);
     }
 
     /**
-     * Creates a shared-memory file for a new link and completes its HELLO to offer it.
+     * Creates a shared-memory file for a new link and completes its HELLO to offer it; the progress thread keeps
+     * the wire's heartbeat.
      *
      * @return the wire, or null (with a warning) if the file cannot be made: the link uses the connection alone.
      */
-    SoftSharedMemoryWire offerSharedMemory(final SoftSocketWire socket, final ByteBuffer hello)
+    public SoftSharedMemoryWire offerSharedMemory(final SoftSocketWire socket, final ByteBuffer hello)
     {
-        try
-        {
-            final SoftSharedMemoryWire wire = SoftSharedMemoryWire.offer(socket, hello, sharedMemoryDir,
-                nextSharedMemoryNumber(), bootId);
-            progress.tend(wire);
-            return wire;
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            LOG.warn("soft device {}: cannot create a shared-memory file in {} ({}); linking over TCP", NAME,
-                sharedMemoryDir, ex.toString());
-            return null;
-        }
+        return tended(sharedMemory.offer(socket, hello));
     }
 
     /**
-     * Answers a HELLO's shared-memory offer: maps and checks the file it names if this device takes such offers and
-     * the HELLO comes from this host.
+     * Answers a HELLO's shared-memory offer (see {@link SoftSharedMemory#accept}); the progress thread keeps the
+     * wire's heartbeat.
      *
      * @return the wire, or null if declined (with the reason logged).
      */
     SoftSharedMemoryWire acceptSharedMemory(final SoftSocketWire socket, final ByteBuffer hello)
     {
-        if ("off".equals(sharedMemory))
+        return tended(sharedMemory.accept(socket, hello));
+    }
+
+    private SoftSharedMemoryWire tended(final SoftSharedMemoryWire wire)
+    {
+        if (wire != null)
         {
-            LOG.debug("soft device {}: shared memory offered by {} declined: {}=off", NAME, socket.peer(),
-                SHARED_MEMORY_PROPERTY);
-            return null;
-        }
-        if ((bootId[0] == 0 && bootId[1] == 0) ||
-            hello.getLong(SoftFrameDescriptor.HELLO_BOOT_ID_OFFSET) != bootId[0] ||
-            hello.getLong(SoftFrameDescriptor.HELLO_BOOT_ID_OFFSET + Long.BYTES) != bootId[1])
-        {
-            LOG.info("soft device {}: shared memory offered by {} declined: it is on another host (boot id)", NAME,
-                socket.peer());
-            return null;
-        }
-        try
-        {
-            final SoftSharedMemoryWire wire = SoftSharedMemoryWire.accept(socket, hello, sharedMemoryDir);
             progress.tend(wire);
-            return wire;
         }
-        catch (final IOException | RuntimeException ex)
-        {
-            LOG.warn("soft device {}: shared memory offered by {} declined: {}", NAME, socket.peer(), ex.getMessage());
-            return null;
-        }
+        return wire;
     }
 
     @Override
@@ -386,12 +283,12 @@ final class SoftDevice implements Device
             LinkLayer.ETHERNET, MAX_MSG_SIZE, 1, 1);
     }
 
-    Gid gid(final int index)
+    public Gid gid(final int index)
     {
         return index >= 0 && index < gids.length ? gids[index] : Gid.ZERO;
     }
 
-    long endpointKey()
+    public long endpointKey()
     {
         return endpointKey;
     }
@@ -399,27 +296,27 @@ final class SoftDevice implements Device
     /**
      * @return whether two QPs of this device are linked in memory rather than over TCP ({@link #LOCAL_LINKS_PROPERTY}).
      */
-    boolean memoryLocalLinks()
+    public boolean memoryLocalLinks()
     {
         return memoryLocalLinks;
     }
 
-    int ipv4()
+    public int ipv4()
     {
         return SoftGidDescriptor.ipv4(gids[0]);
     }
 
-    int port()
+    public int port()
     {
         return port;
     }
 
-    Mtu activeMtu()
+    public Mtu activeMtu()
     {
         return activeMtu;
     }
 
-    DatagramChannel udp()
+    public DatagramChannel udp()
     {
         return udp;
     }
@@ -429,7 +326,7 @@ final class SoftDevice implements Device
         return progress;
     }
 
-    int register(final SoftQueuePair qp)
+    public int register(final SoftQueuePair qp)
     {
         synchronized (qpsByNum)
         {
@@ -452,7 +349,7 @@ final class SoftDevice implements Device
         }
     }
 
-    void unregister(final SoftQueuePair qp)
+    public void unregister(final SoftQueuePair qp)
     {
         synchronized (qpsByNum)
         {
@@ -471,7 +368,7 @@ final class SoftDevice implements Device
         }
     }
 
-    SoftQueuePair queuePair(final int qpn)
+    public SoftQueuePair queuePair(final int qpn)
     {
         synchronized (qpsByNum)
         {
@@ -539,7 +436,7 @@ final class SoftDevice implements Device
      * @param key an lkey or rkey.
      * @return the open region it names, or null.
      */
-    SoftMemoryRegion region(final int key)
+    public SoftMemoryRegion region(final int key)
     {
         final SoftMemoryRegion[] table = regions;
         final int index = key >>> KEY_RANDOM_BITS;
@@ -579,19 +476,10 @@ final class SoftDevice implements Device
                 }
                 udpRxBuffer.flip();
                 count++;
-                final SoftFaults injected = faults;
-                if (injected == null)
-                {
-                    deliverDatagram(udpRxBuffer);
-                }
-                else
-                {
-                    injectFault(injected, udpRxBuffer);
-                }
+                faultyDatagrams.receive(faults, udpRxBuffer);
             }
-            if (holding && (faults == null || heldUntil != 0 && System.nanoTime() - heldUntil >= 0))
+            if (faultyDatagrams.releaseDue(faults))
             {
-                releaseHeldDatagram();
                 count++;
             }
             return count;
@@ -614,54 +502,9 @@ final class SoftDevice implements Device
     }
 
     /** @return the faults injected into arriving datagrams and frames, or null. */
-    SoftFaults faults()
+    public SoftFaults faults()
     {
         return faults;
-    }
-
-    /** Delivers a datagram as the faults say (the UDP lock is held). */
-    private void injectFault(final SoftFaults injected, final ByteBuffer datagram)
-    {
-        final boolean heldForThis = holding && heldUntil == 0;
-        switch (injected.next(true, !holding))
-        {
-            case DROP -> LOG.debug("soft device {}: fault injection dropped a datagram", NAME);
-            case DUPLICATE ->
-            {
-                deliverDatagram(datagram);
-                deliverDatagram(datagram);
-            }
-            case REORDER -> holdDatagram(datagram, 0);
-            case DELAY -> holdDatagram(datagram, System.nanoTime() + injected.delayNanos() | 1);
-            case TRUNCATE ->
-            {
-                datagram.limit(datagram.limit() / 2);
-                deliverDatagram(datagram);
-            }
-            default -> deliverDatagram(datagram);
-        }
-        if (heldForThis)
-        {
-            releaseHeldDatagram();
-        }
-    }
-
-    private void holdDatagram(final ByteBuffer datagram, final long until)
-    {
-        if (heldDatagram == null)
-        {
-            heldDatagram = ByteBuffer.allocateDirect(udpRxBuffer.capacity()).order(ByteOrder.LITTLE_ENDIAN);
-        }
-        heldDatagram.clear();
-        heldDatagram.put(datagram).flip();
-        holding = true;
-        heldUntil = until;
-    }
-
-    private void releaseHeldDatagram()
-    {
-        holding = false;
-        deliverDatagram(heldDatagram);
     }
 
     boolean udpIdleSince(final long now, final long idleNanos)

@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.wire.SoftSharedRegion;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.MemoryRegion;
@@ -14,7 +15,7 @@ import java.nio.ByteBuffer;
  * allocated in a shared-memory file ({@link SoftSharedRegion}) is published there under its key, for peer processes
  * on this host to copy into directly.
  */
-final class SoftMemoryRegion extends ProviderResource implements MemoryRegion
+public final class SoftMemoryRegion extends ProviderResource implements MemoryRegion
 {
     private final SoftProtectionDomain pd;
     private final long address;
@@ -100,12 +101,12 @@ final class SoftMemoryRegion extends ProviderResource implements MemoryRegion
      * @param len    its length.
      * @return whether [addr, addr + len) lies inside the region.
      */
-    boolean contains(final long addr, final long len)
+    public boolean contains(final long addr, final long len)
     {
         return len >= 0 && addr >= address && addr - address <= length - len;
     }
 
-    SoftProtectionDomain softPd()
+    public SoftProtectionDomain softPd()
     {
         return pd;
     }

@@ -1,5 +1,14 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.qp.SoftQueuePair;
+import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftLink;
+import io.ibex.rdma.provider.soft.wire.SoftLinkToken;
+import io.ibex.rdma.provider.soft.wire.SoftSharedMemoryWire;
+import io.ibex.rdma.provider.soft.wire.SoftSocketWire;
+import io.ibex.rdma.provider.soft.wire.SoftWire;
+import io.ibex.rdma.provider.soft.wire.SoftWireWatcher;
 import org.agrona.concurrent.Agent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,20 +36,20 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * Its timer tick wakes it every {@link #TICK_MILLIS} only while it has timers to run (a QP it drives, a
  * HELLO being read); while applications drive every QP it only has to notice one going idle, and checks every
- * {@link #APP_DRIVEN_TICK_MILLIS}: on a machine with few cores each wake preempts a busy-polling thread, which
- * is what a ping-pong's p99 round trip is made of if the thread wakes every millisecond.
+ * {@link #APP_DRIVEN_TICK_MILLIS}, so that it seldom preempts a busy-polling thread.
  * <p>
  * A duty cycle does its system calls (accept, reads, the UD receive) only when there can be something to find: a
  * watched socket was selected, a waiter woke it ({@link #wakeUp}), the tick passed, or the last cycle did work. Its
- * brief spin after work is a {@code selectNow()} a round, not a read of every socket: spinning that way after each
- * ACK of a taken-over stream took 70% of a core in the runner's 100 kHz example.
+ * brief spin after work is a {@code selectNow()} a round, not a read of every socket.
+ * <p>
+ * Runs on the device's progress thread; {@link #wakeUp} may be called from any thread.
  */
-final class SoftProgressAgent implements Agent
+public final class SoftProgressAgent implements Agent, SoftWireWatcher
 {
     /** How long a QP must go undriven by the application before the progress thread takes it over. */
     static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** A timer of a QP the thread drives that comes due within this has the thread spin until it does. */
-    static final long TIMER_SPIN_NANOS = 50_000;
+    public static final long TIMER_SPIN_NANOS = 50_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(SoftProgressAgent.class);
     private static final long HELLO_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
@@ -127,15 +136,13 @@ final class SoftProgressAgent implements Agent
      * A QP this thread drives has a timer due within {@link #TIMER_SPIN_NANOS}: the thread spins and looks again
      * until it has run, rather than block for its tick. Progress thread only, during a duty cycle.
      */
-    void timerDueSoon()
+    public void timerDueSoon()
     {
         timerSoon = true;
     }
 
-    /**
-     * @return the selector the thread blocks in, for the sockets it watches. Used on the progress thread only.
-     */
-    Selector selector()
+    @Override
+    public Selector selector()
     {
         return selector;
     }
@@ -144,7 +151,8 @@ final class SoftProgressAgent implements Agent
      * Wakes the thread from its idle park: for a waiter that just handed its QPs over, or for traffic in memory
      * to a QP the thread drives. Any thread.
      */
-    void wakeUp()
+    @Override
+    public void wakeUp()
     {
         wakeUpRequested = true; // a spin's selectNow() would swallow the selector's wake-up
         selector.wakeup();
@@ -257,7 +265,7 @@ final class SoftProgressAgent implements Agent
                 }
                 // frames may follow before the QP is ready: watch them only when the QP is ours to drive
                 channel.keyFor(selector).interestOps(0);
-                qp.offerIncomingLink(SoftLink.accepted(answerOffer()), srcKey, srcQpn, token);
+                qp.offerIncomingLink(SoftLink.accepted(answerOffer(), device::faults), srcKey, srcQpn, token);
                 return true;
             }
             catch (final IOException ex)

@@ -1,5 +1,8 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.qp.SoftQueuePair;
+import io.ibex.rdma.provider.soft.wire.SoftSharedRegion;
+import io.ibex.rdma.provider.soft.wire.SoftSharedRegionDescriptor;
 import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.AccessFlags;
@@ -25,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A soft protection domain. Closing it while it still has MRs, QPs or AHs fails with EBUSY, as
  * {@code ibv_dealloc_pd} does.
  */
-final class SoftProtectionDomain extends ProviderResource implements ProtectionDomain
+public final class SoftProtectionDomain extends ProviderResource implements ProtectionDomain
 {
     private static final Logger LOG = LoggerFactory.getLogger(SoftProtectionDomain.class);
     private static final AtomicInteger IDS = new AtomicInteger();
@@ -69,7 +72,7 @@ final class SoftProtectionDomain extends ProviderResource implements ProtectionD
     {
         ensureOpen();
         final SoftDevice device = context.softDevice();
-        final Path directory = device.sharedRegionDirectory();
+        final Path directory = device.sharedMemory().regionDirectory();
         if (directory == null || (access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ)) == 0 ||
             length <= 0 || length > SoftSharedRegionDescriptor.MAX_LENGTH)
         {
@@ -79,7 +82,7 @@ final class SoftProtectionDomain extends ProviderResource implements ProtectionD
         final SoftSharedRegion shared;
         try
         {
-            shared = SoftSharedRegion.create(directory, device.nextSharedMemoryNumber(), length);
+            shared = SoftSharedRegion.create(directory, device.sharedMemory().nextNumber(), length);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -113,7 +116,7 @@ final class SoftProtectionDomain extends ProviderResource implements ProtectionD
         return adopt(new SoftAddressHandle(this, attr));
     }
 
-    SoftContext softContext()
+    public SoftContext softContext()
     {
         return context;
     }
@@ -121,7 +124,7 @@ final class SoftProtectionDomain extends ProviderResource implements ProtectionD
     /**
      * @return the number that names this PD, unique in this process, as peers see it in shared regions and gates.
      */
-    int handle()
+    public int handle()
     {
         return handle;
     }

@@ -2,6 +2,7 @@ package io.ibex.rdma.provider.soft;
 
 import io.ibex.rdma.cm.EventChannel;
 import io.ibex.rdma.provider.soft.cm.SoftEventChannel;
+import io.ibex.rdma.provider.soft.wire.SoftFaults;
 import io.ibex.rdma.spi.RdmaProvider;
 import io.ibex.rdma.verbs.Device;
 

@@ -1,6 +1,9 @@
 package io.ibex.rdma.provider.soft;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.ibex.rdma.provider.soft.qp.SoftQueuePair;
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftLink;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.AhAttr;
 import io.ibex.rdma.verbs.CompletionQueue;
@@ -23,7 +26,7 @@ import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
+import static io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -109,7 +112,7 @@ class FrameFuzzTest
     private void linked(final QpType type, final byte[] input)
     {
         final QueuePair qp = fixture.qp(type, 4);
-        final SoftLink[] ends = SoftLink.inMemory(qp.qpNum(), SoftWirePeer.QPN);
+        final SoftLink[] ends = SoftLink.inMemory(qp.qpNum(), SoftWirePeer.QPN, () -> null);
         final SoftLink peer = ends[1];
         try
         {

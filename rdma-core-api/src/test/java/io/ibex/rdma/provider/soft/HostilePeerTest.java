@@ -1,6 +1,8 @@
 package io.ibex.rdma.provider.soft;
 
 import io.ibex.rdma.conformance.Await;
+import io.ibex.rdma.provider.soft.qp.SoftRequester;
+import io.ibex.rdma.provider.soft.wire.SoftLinkToken;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.Mtu;
@@ -31,7 +33,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
+import static io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor.*;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -1,5 +1,10 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.qp.SoftQueuePair;
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftSharedMemoryDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftSharedMemoryWire;
+import io.ibex.rdma.provider.soft.wire.SoftSharedRegionDescriptor;
 import io.ibex.rdma.verbs.AhAttr;
 import io.ibex.rdma.verbs.Gid;
 import io.ibex.rdma.verbs.MemoryRegion;
@@ -65,7 +70,7 @@ class SoftCrossProcessTest
     void rcPingPongWithAnotherProcessOverTcpThenItsDeathIsDetectedWithinTwoSeconds() throws Exception
     {
         final QueuePair qp = pingPong("off");
-        assertFalse(((SoftQueuePair)qp).link.peer().contains("shared memory"), ((SoftQueuePair)qp).link.peer());
+        assertFalse(((SoftQueuePair)qp).linkPeer().contains("shared memory"), ((SoftQueuePair)qp).linkPeer());
         assertPeerLossDetected(qp, () -> peer.destroyForcibly(), 2000);
     }
 
@@ -74,7 +79,7 @@ class SoftCrossProcessTest
         throws Exception
     {
         final QueuePair qp = pingPong("auto");
-        assertTrue(((SoftQueuePair)qp).link.peer().contains("shared memory"), ((SoftQueuePair)qp).link.peer());
+        assertTrue(((SoftQueuePair)qp).linkPeer().contains("shared memory"), ((SoftQueuePair)qp).linkPeer());
         assertPeerLossDetected(qp, () -> peer.destroyForcibly(), 1000);
     }
 
@@ -82,7 +87,7 @@ class SoftCrossProcessTest
     void aStoppedPeerProcessKeepsItsSharedMemoryLink() throws Exception
     {
         final QueuePair qp = pingPong("auto");
-        assertTrue(((SoftQueuePair)qp).link.peer().contains("shared memory"), ((SoftQueuePair)qp).link.peer());
+        assertTrue(((SoftQueuePair)qp).linkPeer().contains("shared memory"), ((SoftQueuePair)qp).linkPeer());
         // a stopped process is paused, not dead (an HCA would go on acknowledging for it): its heartbeat stands
         // still past the timeout, yet the link must outlive the pause, as it does over TCP
         signal("STOP");
@@ -166,7 +171,7 @@ class SoftCrossProcessTest
 
     private Path sharedRegionFile()
     {
-        return Paths.get(System.getProperty(SoftDevice.SHARED_MEMORY_DIR_PROPERTY, "/dev/shm"),
+        return Paths.get(System.getProperty(SoftSharedMemoryDescriptor.DIRECTORY_PROPERTY, "/dev/shm"),
             SoftSharedRegionDescriptor.fileName(peer.pid(), peerRkey));
     }
 

@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
 /** The soft wire's layout ({@link SoftFrameDescriptor}, package-private) for tests of other packages that forge frames. */
 public final class SoftFrames
 {

@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
 import io.ibex.rdma.verbs.Gid;
 import io.ibex.rdma.verbs.LinkLayer;
 import io.ibex.rdma.verbs.PortAttributes;

@@ -1,5 +1,8 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.qp.SoftAcks;
+import io.ibex.rdma.provider.soft.qp.SoftQueuePair;
+import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
 import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpState;
@@ -97,9 +100,9 @@ class SoftStreamingTest
             awaitAck(qp, peer, psn - 1);
             final long elapsed = System.nanoTime() - start;
 
-            final long bound = 1 + elapsed / SoftResponder.UNREQUESTED_ACK_INTERVAL_NANOS;
+            final long bound = 1 + elapsed / SoftAcks.UNREQUESTED_ACK_INTERVAL_NANOS;
             assertTrue(acks <= bound, acks + " lone ACKs for " + STREAM + " messages in " + elapsed / 1000 +
-                " us: more than one every " + SoftResponder.UNREQUESTED_ACK_INTERVAL_NANOS / 1000 + " us");
+                " us: more than one every " + SoftAcks.UNREQUESTED_ACK_INTERVAL_NANOS / 1000 + " us");
         }
     }
 
@@ -189,7 +192,7 @@ class SoftStreamingTest
         assertEquals(WcStatus.SUCCESS, wc.status());
         assertEquals(psn, wc.wrId(), "receives complete in order");
         qp.postRecv(recv.wrId(psn + 1));
-        final long quietUntil = System.nanoTime() + 2 * SoftResponder.ACK_DELAY_NANOS;
+        final long quietUntil = System.nanoTime() + 2 * SoftAcks.ACK_DELAY_NANOS;
         while (System.nanoTime() - quietUntil < 0)
         {
             qp.recvCq().poll(wcs);

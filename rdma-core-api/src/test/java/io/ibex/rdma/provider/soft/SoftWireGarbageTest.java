@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
 import io.ibex.rdma.verbs.MemoryRegion;
 import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;

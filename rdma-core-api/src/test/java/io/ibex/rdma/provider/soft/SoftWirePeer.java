@@ -1,5 +1,7 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
 import io.ibex.rdma.verbs.AhAttr;
 
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.ibex.rdma.provider.soft;
 
+import io.ibex.rdma.provider.soft.wire.SoftFaults;
 /**
  * The soft provider's fault injection ({@link SoftFaults}, package-private) for tests of other packages: injects
  * faults into what the device receives from now on and counts them by kind.

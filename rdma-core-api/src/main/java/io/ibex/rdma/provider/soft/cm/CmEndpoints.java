@@ -3,7 +3,7 @@ package io.ibex.rdma.provider.soft.cm;
 import io.ibex.rdma.cm.ConnParam;
 import io.ibex.rdma.cm.PortSpace;
 import io.ibex.rdma.cm.UdParams;
-import io.ibex.rdma.provider.soft.SoftLinkToken;
+import io.ibex.rdma.provider.soft.wire.SoftLinkToken;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.AhAttr;
 import io.ibex.rdma.verbs.Gid;

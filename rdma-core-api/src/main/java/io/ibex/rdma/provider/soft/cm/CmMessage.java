@@ -1,7 +1,7 @@
 package io.ibex.rdma.provider.soft.cm;
 
 import io.ibex.rdma.cm.PortSpace;
-import io.ibex.rdma.provider.soft.SoftLinkToken;
+import io.ibex.rdma.provider.soft.wire.SoftLinkToken;
 import io.ibex.rdma.verbs.Gid;
 import org.agrona.MutableDirectBuffer;
 

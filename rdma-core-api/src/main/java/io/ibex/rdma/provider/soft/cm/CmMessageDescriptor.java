@@ -2,7 +2,7 @@ package io.ibex.rdma.provider.soft.cm;
 
 import io.ibex.rdma.cm.ConnParam;
 import io.ibex.rdma.cm.PortSpace;
-import io.ibex.rdma.provider.soft.SoftLinkToken;
+import io.ibex.rdma.provider.soft.wire.SoftLinkToken;
 import io.ibex.rdma.verbs.QpType;
 import io.ibex.rdma.verbs.Gid;
 
@@ -43,7 +43,7 @@ import io.ibex.rdma.verbs.Gid;
  * </pre>
  * REQ and REP fill every field but the link token, which only the REP of a connected port space carries: the
  * secret the passive side draws for the connection, which the HELLO of the QPs' link must carry (see
- * {@link io.ibex.rdma.provider.soft.SoftLinkToken}). RTU, DREQ and DREP fill only the first eight bytes; REJ adds
+ * {@link io.ibex.rdma.provider.soft.wire.SoftLinkToken}). RTU, DREQ and DREP fill only the first eight bytes; REJ adds
  * status and private data.
  * For the UDP port space REQ and REP are the SIDR request and reply. Private data travels at its own length and
  * is padded with zeros to the IB CM's fixed size ({@link #maxPrivateData}) when delivered, as rdma_cm does.

@@ -1,6 +1,6 @@
 package io.ibex.rdma.provider.soft.cm;
 
-import io.ibex.rdma.provider.soft.SoftGidDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
 import io.ibex.rdma.spi.RdmaProvider;
 import io.ibex.rdma.verbs.VerbsException;
 import org.slf4j.Logger;

@@ -1,7 +1,7 @@
 package io.ibex.rdma.provider.soft.cm;
 
 import io.ibex.rdma.cm.PortSpace;
-import io.ibex.rdma.provider.soft.SoftGidDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.DataInputStream;

@@ -2,7 +2,7 @@ package io.ibex.rdma.provider.soft.cm;
 
 import io.ibex.rdma.Providers;
 import io.ibex.rdma.provider.soft.LogCapture;
-import io.ibex.rdma.provider.soft.SoftGidDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
 import io.ibex.rdma.testing.LoopbackPorts;
 import io.ibex.rdma.verbs.Gid;
 import io.ibex.rdma.verbs.QueuePair;

@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -11,7 +11,7 @@ import java.nio.channels.SocketChannel;
 /**
  * A link's TCP connection to a QP of another device (or of this one, with {@code ibex.soft.localLinks=tcp}).
  */
-final class SoftSocketWire implements SoftWire
+public final class SoftSocketWire implements SoftWire
 {
     private final SocketChannel channel;
     private final String peer;
@@ -49,7 +49,7 @@ final class SoftSocketWire implements SoftWire
     /**
      * Wraps an accepted connection.
      */
-    static SoftSocketWire accepted(final SocketChannel channel) throws IOException
+    public static SoftSocketWire accepted(final SocketChannel channel) throws IOException
     {
         return new SoftSocketWire(channel, String.valueOf(channel.getRemoteAddress()), false);
     }
@@ -77,7 +77,7 @@ final class SoftSocketWire implements SoftWire
     }
 
     @Override
-    public void watch(final SoftProgressAgent progress) throws IOException
+    public void watch(final SoftWireWatcher progress) throws IOException
     {
         if (key == null)
         {

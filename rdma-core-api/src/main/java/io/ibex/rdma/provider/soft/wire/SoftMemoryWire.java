@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -56,7 +56,7 @@ final class SoftMemoryWire implements SoftWire
     }
 
     @Override
-    public void watch(final SoftProgressAgent progress)
+    public void watch(final SoftWireWatcher progress)
     {
         in.watcher(progress);
     }

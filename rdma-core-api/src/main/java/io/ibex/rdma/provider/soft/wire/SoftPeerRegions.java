@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import org.agrona.IoUtil;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -14,7 +14,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-import static io.ibex.rdma.provider.soft.SoftSharedRegionDescriptor.*;
+import static io.ibex.rdma.provider.soft.wire.SoftSharedRegionDescriptor.*;
 
 /**
  * The requester's view of the shared regions of the process at the other end of a {@link SoftSharedMemoryWire}: an
@@ -29,7 +29,7 @@ import static io.ibex.rdma.provider.soft.SoftSharedRegionDescriptor.*;
  * process's mapping, never from the header, so a peer that rewrites its header cannot make a copy leave the file.
  * Used under the QP lock only.
  */
-final class SoftPeerRegions
+public final class SoftPeerRegions
 {
     private static final Logger LOG = LoggerFactory.getLogger(SoftPeerRegions.class);
     /** Keys found to have no file; forgotten all at once when this many, so a stream of them costs no growth. */
@@ -55,7 +55,7 @@ final class SoftPeerRegions
      * @param flag the access needed, {@code AccessFlags.REMOTE_WRITE} or {@code REMOTE_READ}.
      * @return the address of {@code addr} in this process's mapping, or 0 to go through the ring.
      */
-    long enter(final long gate, final int rkey, final long addr, final long length, final int flag)
+    public long enter(final long gate, final int rkey, final long addr, final long length, final int flag)
     {
         if (gate == 0 || (gate & flag) == 0 || length <= 0)
         {
@@ -88,7 +88,7 @@ final class SoftPeerRegions
     /**
      * Ends the copy {@link #enter} began.
      */
-    void leave()
+    public void leave()
     {
         entered.getAndAddLong(USERS_OFFSET, -1);
         entered = null;

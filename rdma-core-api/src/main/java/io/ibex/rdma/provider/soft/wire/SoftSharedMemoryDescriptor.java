@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import org.agrona.BitUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -49,48 +49,51 @@ import org.agrona.concurrent.UnsafeBuffer;
  * access flags in the low ones. A peer copies directly into or out of this side's shared regions only through an
  * open gate (see {@link SoftPeerRegions}); everything else goes through the ring, where the responder checks it.
  */
-final class SoftSharedMemoryDescriptor
+public final class SoftSharedMemoryDescriptor
 {
-    /** 'IBXM'. */
-    static final int MAGIC = 0x4d584249;
-    static final int VERSION = 3;
-    static final int MAGIC_OFFSET = 0;
-    static final int VERSION_OFFSET = 4;
-    static final int HEADER_LENGTH_OFFSET = 8;
-    static final int CAPACITY_OFFSET = 12;
-    static final int NONCE_OFFSET = 16;
-    static final int CONNECTOR_PID_OFFSET = 24;
-    static final int ACCEPTOR_PID_OFFSET = 32;
-    static final int STATE_OFFSET = 40;
-    static final int CONNECTOR_HEARTBEAT_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
-    static final int CONNECTOR_GATE_OFFSET = 3 * BitUtil.CACHE_LINE_LENGTH;
-    static final int ACCEPTOR_HEARTBEAT_OFFSET = 4 * BitUtil.CACHE_LINE_LENGTH;
-    static final int ACCEPTOR_GATE_OFFSET = 5 * BitUtil.CACHE_LINE_LENGTH;
-    static final int HEADER_LENGTH = 8 * BitUtil.CACHE_LINE_LENGTH;
-    static final int TO_ACCEPTOR_RING_OFFSET = HEADER_LENGTH;
-    static final int TO_CONNECTOR_RING_OFFSET = HEADER_LENGTH + SoftByteRing.LENGTH;
-    static final int FILE_LENGTH = HEADER_LENGTH + 2 * SoftByteRing.LENGTH;
+    /** System property: the directory of the shared-memory files, the same for both ends; /dev/shm by default. */
+    public static final String DIRECTORY_PROPERTY = "ibex.soft.sharedMemoryDir";
 
-    static final int STATE_OFFERED = 1;
-    static final int STATE_ACCEPTED = 2;
+    /** 'IBXM'. */
+    public static final int MAGIC = 0x4d584249;
+    public static final int VERSION = 3;
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = 4;
+    public static final int HEADER_LENGTH_OFFSET = 8;
+    public static final int CAPACITY_OFFSET = 12;
+    public static final int NONCE_OFFSET = 16;
+    public static final int CONNECTOR_PID_OFFSET = 24;
+    public static final int ACCEPTOR_PID_OFFSET = 32;
+    public static final int STATE_OFFSET = 40;
+    public static final int CONNECTOR_HEARTBEAT_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
+    public static final int CONNECTOR_GATE_OFFSET = 3 * BitUtil.CACHE_LINE_LENGTH;
+    public static final int ACCEPTOR_HEARTBEAT_OFFSET = 4 * BitUtil.CACHE_LINE_LENGTH;
+    public static final int ACCEPTOR_GATE_OFFSET = 5 * BitUtil.CACHE_LINE_LENGTH;
+    public static final int HEADER_LENGTH = 8 * BitUtil.CACHE_LINE_LENGTH;
+    public static final int TO_ACCEPTOR_RING_OFFSET = HEADER_LENGTH;
+    public static final int TO_CONNECTOR_RING_OFFSET = HEADER_LENGTH + SoftByteRing.LENGTH;
+    public static final int FILE_LENGTH = HEADER_LENGTH + 2 * SoftByteRing.LENGTH;
+
+    public static final int STATE_OFFERED = 1;
+    public static final int STATE_ACCEPTED = 2;
 
     /** A heartbeat standing still this long has the other side look at its process: ended, it is lost. */
-    static final long HEARTBEAT_TIMEOUT_NANOS = 500_000_000L;
+    public static final long HEARTBEAT_TIMEOUT_NANOS = 500_000_000L;
     /**
-     * A heartbeat standing still this long while its process runs means the process hangs. Far above the timeout:
-     * on a loaded machine of two cores, busy-polling threads were seen to starve a progress thread for 0.7 s.
+     * A heartbeat standing still this long while its process runs means the process hangs. Far above the timeout,
+     * as busy-polling threads on a loaded host may starve a progress thread for most of a second.
      */
-    static final long HUNG_TIMEOUT_NANOS = 10_000_000_000L;
+    public static final long HUNG_TIMEOUT_NANOS = 10_000_000_000L;
 
     /** Files are named {@code ibex-<pid>-<link>.shm}: the pid tells at start-up whether one is stale. */
-    static final String FILE_PREFIX = "ibex-";
-    static final String FILE_SUFFIX = ".shm";
+    public static final String FILE_PREFIX = "ibex-";
+    public static final String FILE_SUFFIX = ".shm";
 
     private SoftSharedMemoryDescriptor()
     {
     }
 
-    static String fileName(final long pid, final long link)
+    public static String fileName(final long pid, final long link)
     {
         return FILE_PREFIX + pid + "-" + link + FILE_SUFFIX;
     }
@@ -100,7 +103,7 @@ final class SoftSharedMemoryDescriptor
      * @return the pid of the process that created it, or -1 if it is not named as this device names its files: a
      *         link's {@code ibex-<pid>-<link>.shm} or a region's {@code ibex-<pid>-mr-<key>.shm}.
      */
-    static long creatorPid(final String fileName)
+    public static long creatorPid(final String fileName)
     {
         if (!fileName.startsWith(FILE_PREFIX) || !fileName.endsWith(FILE_SUFFIX))
         {
@@ -130,7 +133,7 @@ final class SoftSharedMemoryDescriptor
     /**
      * Writes a new file's header (the rest of the file is zero, as a new file is).
      */
-    static void initialise(final UnsafeBuffer file, final long nonce, final long connectorPid)
+    public static void initialise(final UnsafeBuffer file, final long nonce, final long connectorPid)
     {
         file.putInt(VERSION_OFFSET, VERSION);
         file.putInt(HEADER_LENGTH_OFFSET, HEADER_LENGTH);
@@ -145,7 +148,7 @@ final class SoftSharedMemoryDescriptor
      * @return what is wrong with the magic and version at the start of a file of ibex's (a link's or a region's), or
      *         null if they are {@code magic} and {@code version}.
      */
-    static String identityProblem(final UnsafeBuffer file, final int magic, final int version)
+    public static String identityProblem(final UnsafeBuffer file, final int magic, final int version)
     {
         final int fileMagic = file.getIntVolatile(MAGIC_OFFSET);
         if (fileMagic != magic)
@@ -162,7 +165,7 @@ final class SoftSharedMemoryDescriptor
      * @param file the whole mapped file (its capacity is the file's length).
      * @return null if the file is the one offered, else what is wrong with it.
      */
-    static String check(final UnsafeBuffer file, final long nonce, final long connectorPid)
+    public static String check(final UnsafeBuffer file, final long nonce, final long connectorPid)
     {
         if (file.capacity() != FILE_LENGTH)
         {

@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -29,8 +29,12 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * The connecting side {@link #offer}s the file in its HELLO and sends nothing more until the answer: accepted, the
  * rings carry the frames; declined, the connection does, as for a plain {@link SoftSocketWire}.
+ * <p>
+ * Not thread-safe, as every wire: the owning QP's lock guards it, except {@link #tend}, which the progress thread
+ * calls. One class, though over 500 lines: the negotiation, the rings and the liveness checks all act on the one
+ * mapped file and its state word.
  */
-final class SoftSharedMemoryWire implements SoftWire
+public final class SoftSharedMemoryWire implements SoftWire
 {
     private static final int NEGOTIATING = 0;
     private static final int SHARED = 1;
@@ -108,7 +112,7 @@ final class SoftSharedMemoryWire implements SoftWire
      *
      * @throws IOException if the file cannot be created or mapped: the caller links over the connection alone.
      */
-    static SoftSharedMemoryWire offer(
+    public static SoftSharedMemoryWire offer(
         final SoftSocketWire socket, final ByteBuffer hello, final Path directory, final long link, final long[] bootId)
         throws IOException
     {
@@ -143,7 +147,7 @@ final class SoftSharedMemoryWire implements SoftWire
      *
      * @throws IOException naming what is wrong with the file: the caller declines the offer.
      */
-    static SoftSharedMemoryWire accept(final SoftSocketWire socket, final ByteBuffer hello, final Path directory)
+    public static SoftSharedMemoryWire accept(final SoftSocketWire socket, final ByteBuffer hello, final Path directory)
         throws IOException
     {
         final long pid = hello.getLong(SoftFrameDescriptor.HELLO_PID_OFFSET);
@@ -165,7 +169,7 @@ final class SoftSharedMemoryWire implements SoftWire
         catch (final NoSuchFileException ex)
         {
             throw new IOException("shared-memory file " + file + " does not exist: the offering side closed the " +
-                "link meanwhile, or its " + SoftDevice.SHARED_MEMORY_DIR_PROPERTY + " is another directory", ex);
+                "link meanwhile, or its " + SoftSharedMemoryDescriptor.DIRECTORY_PROPERTY + " is another directory", ex);
         }
         final UnsafeBuffer header = new UnsafeBuffer(mapping);
         final String wrong = SoftSharedMemoryDescriptor.check(header, nonce, pid);
@@ -298,7 +302,7 @@ final class SoftSharedMemoryWire implements SoftWire
     }
 
     @Override
-    public void watch(final SoftProgressAgent progress) throws IOException
+    public void watch(final SoftWireWatcher progress) throws IOException
     {
         socket.watch(progress); // the doorbell and the connection's end wake the thread
         if (mode == SHARED && watcher == null && !closed)
@@ -369,7 +373,7 @@ final class SoftSharedMemoryWire implements SoftWire
      * Publishes this side's responder gate (see {@link SoftSharedMemoryDescriptor}): 0 closes it. Only the thread
      * that owns the link (under its QP's lock) calls it, the one that also closes it, so the mapping is there.
      */
-    void gate(final long value)
+    public void gate(final long value)
     {
         if (value != ownGate && mode == SHARED && !closed)
         {
@@ -381,7 +385,7 @@ final class SoftSharedMemoryWire implements SoftWire
     /**
      * @return the peer QP's responder gate, or 0 once the link is closed or lost.
      */
-    long peerGate()
+    public long peerGate()
     {
         return closed || peerGone != null || out.isClosed() ? 0 : header.getLongVolatile(peerGateOffset);
     }
@@ -389,7 +393,7 @@ final class SoftSharedMemoryWire implements SoftWire
     /**
      * @return the shared regions of the peer's process, for direct copies; owner's thread only, while shared.
      */
-    SoftPeerRegions peerRegions()
+    public SoftPeerRegions peerRegions()
     {
         if (peerRegions == null)
         {
@@ -408,7 +412,7 @@ final class SoftSharedMemoryWire implements SoftWire
      *
      * @return whether to go on tending it.
      */
-    boolean tend(final long now)
+    public boolean tend(final long now)
     {
         final int current = mode;
         if (closed || current == SOCKET)
@@ -479,7 +483,7 @@ final class SoftSharedMemoryWire implements SoftWire
      * @return the state letter {@code /proc/<pid>/stat} gives the process (R, S, D, T, t, Z, ...), {@link #GONE} if
      *         it has none, or R where there is no {@code /proc} and the process is alive.
      */
-    static char processState(final long pid)
+    public static char processState(final long pid)
     {
         try
         {

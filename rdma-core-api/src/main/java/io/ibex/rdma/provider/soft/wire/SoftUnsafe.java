@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import sun.misc.Unsafe;
 
@@ -9,10 +9,10 @@ import java.lang.reflect.Field;
  * It is its own rather than Agrona's {@code UnsafeAccess}, which Agrona 2 removed, so the provider runs on Agrona
  * 1.x and 2.x alike. {@code sun.misc.Unsafe} sits in the {@code jdk.unsupported} module, open without flags.
  */
-final class SoftUnsafe
+public final class SoftUnsafe
 {
     /** The JVM's single instance. */
-    static final Unsafe UNSAFE = unsafe();
+    public static final Unsafe UNSAFE = unsafe();
 
     private SoftUnsafe()
     {

@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -17,7 +17,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 import java.util.concurrent.TimeUnit;
 
-import static io.ibex.rdma.provider.soft.SoftSharedRegionDescriptor.*;
+import static io.ibex.rdma.provider.soft.wire.SoftSharedRegionDescriptor.*;
 
 /**
  * The owner's side of a memory region in a shared-memory file (layout: {@link SoftSharedRegionDescriptor}): it
@@ -26,7 +26,7 @@ import static io.ibex.rdma.provider.soft.SoftSharedRegionDescriptor.*;
  * withdraws the region: the state first, then it waits for copies in progress, then the name goes. The mapping is
  * the region's buffer and lives, like a direct buffer, as long as anything references it.
  */
-final class SoftSharedRegion
+public final class SoftSharedRegion
 {
     private static final Logger LOG = LoggerFactory.getLogger(SoftSharedRegion.class);
     /** A peer's copy takes microseconds; one that holds the region this long has died in it. */
@@ -49,7 +49,7 @@ final class SoftSharedRegion
      *
      * @throws IOException if it cannot: the caller allocates the region in memory of its own.
      */
-    static SoftSharedRegion create(final Path directory, final long number, final long length) throws IOException
+    public static SoftSharedRegion create(final Path directory, final long number, final long length) throws IOException
     {
         final Path file = directory.resolve(SoftSharedMemoryDescriptor.fileName(ProcessHandle.current().pid(), number));
         try (FileChannel channel = FileChannel.open(file,
@@ -69,7 +69,7 @@ final class SoftSharedRegion
     /**
      * @return the region's bytes, page-aligned.
      */
-    ByteBuffer buffer()
+    public ByteBuffer buffer()
     {
         return buffer;
     }
@@ -79,7 +79,7 @@ final class SoftSharedRegion
      *
      * @throws IOException if it cannot be renamed: the region stays, unshared, and the file goes.
      */
-    void publish(final int key, final int access, final int pd, final long address) throws IOException
+    public void publish(final int key, final int access, final int pd, final long address) throws IOException
     {
         header.putInt(VERSION_OFFSET, VERSION);
         header.putInt(KEY_OFFSET, key);
@@ -108,7 +108,7 @@ final class SoftSharedRegion
      * a peer died in one, which is logged after {@link #MAX_USERS_WAIT_NANOS}). The file's name goes; the memory
      * stays while the buffer is referenced.
      */
-    void withdraw()
+    public void withdraw()
     {
         header.putIntVolatile(STATE_OFFSET, STATE_DEREGISTERED); // then read the users, as a peer does the reverse
         if (header.getLongVolatile(USERS_OFFSET) != 0)

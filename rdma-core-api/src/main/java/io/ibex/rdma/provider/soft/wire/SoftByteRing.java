@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
@@ -6,7 +6,7 @@ import org.agrona.BufferUtil;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
-import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
+import static io.ibex.rdma.provider.soft.wire.SoftUnsafe.UNSAFE;
 
 /**
  * One direction of a {@link SoftMemoryWire} or a {@link SoftSharedMemoryWire}: a single-writer, single-reader byte
@@ -16,14 +16,14 @@ import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
  * then the head, the reader's watching word and the closed word.
  * <p>
  * Each write is a record, as in Agrona's ring buffers: an 8-byte header holding its length, then the bytes, padded
- * to 8. The writer publishes the header last and the reader polls the header where its head is, so the line that
- * tells the reader something arrived also brings the first bytes of it; with a tail counter of its own, as this
- * ring had, the reader took a cache miss on the counter, then another on the bytes. The reader zeroes what it has
- * read before it moves its head past it, so the memory ahead of the writer is always zero and a stale record is
- * never taken for a new one. It does so late, when a read finds nothing or once {@link #RELEASE_BYTES} wait: zeroing
- * takes the lines back from the writer's core, and the next full fence (the unlock of the QP the record was for)
- * waited for that, between a SEND's arrival and its completion. A read may take part of a record; its room comes
- * back once it is read whole and released.
+ * to 8. The writer publishes the header last and the reader polls the header where its head is, so the cache line
+ * that tells the reader something arrived also brings the first bytes of it. The reader zeroes what it has read
+ * before it moves its head past it, so the memory ahead of the writer is always zero and a stale record is never
+ * taken for a new one. It does so late, when a read finds nothing or once {@link #RELEASE_BYTES} wait, so that a
+ * record's arrival and its completion are not separated by taking the lines back from the writer's core. A read may
+ * take part of a record; its room comes back once it is read whole and released.
+ * <p>
+ * One thread writes and one reads (each under its QP's lock); the memory is allocated or mapped by the creator.
  */
 final class SoftByteRing
 {
@@ -74,7 +74,7 @@ final class SoftByteRing
     private final long headAddress;
     private final long watchingAddress;
     private final long closedAddress;
-    private volatile SoftProgressAgent watcher; // the progress thread of this JVM, while it is the one reading
+    private volatile SoftWireWatcher watcher; // the progress thread of this JVM, while it is the one reading
 
     /**
      * A ring in memory of its own, for two ends in this JVM.
@@ -230,14 +230,14 @@ final class SoftByteRing
     /**
      * @param progress the progress thread to wake when bytes arrive or the ring closes, or null for none.
      */
-    void watcher(final SoftProgressAgent progress)
+    void watcher(final SoftWireWatcher progress)
     {
         watcher = progress;
     }
 
     private void wakeWatcher()
     {
-        final SoftProgressAgent progress = watcher; // read after publishing: a watcher set since reads what is new
+        final SoftWireWatcher progress = watcher; // read after publishing: a watcher set since reads what is new
         if (progress != null)
         {
             progress.wakeUp();

@@ -1,41 +1,33 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.qp;
 
+import io.ibex.rdma.provider.soft.SoftDevice;
+import io.ibex.rdma.provider.soft.SoftMemoryRegion;
+import io.ibex.rdma.provider.soft.SoftProtectionDomain;
+import io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftLink;
 import io.ibex.rdma.verbs.AccessFlags;
-import io.ibex.rdma.verbs.Gid;
-import io.ibex.rdma.verbs.PostException;
 import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpAttrMask;
-import io.ibex.rdma.verbs.QpCapabilities;
 import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;
-import io.ibex.rdma.verbs.ReceiveWorkRequest;
-import io.ibex.rdma.verbs.VerbsException;
 import io.ibex.rdma.verbs.WcFlags;
 import io.ibex.rdma.verbs.WcOpcode;
 import io.ibex.rdma.verbs.WcStatus;
-import org.agrona.BitUtil;
-import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
-import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
-import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
+import static io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor.*;
+import static io.ibex.rdma.provider.soft.wire.SoftUnsafe.UNSAFE;
 
 /**
- * The receive side of a {@link SoftQueuePair}: the receive queue, reading frames off the link (responses go
- * to the {@link SoftRequester}), executing requests (SEND into a posted receive, WRITE, READ, atomics) after
- * checking remote access, and acknowledging them, plus delivery of UD datagrams.
- * <p>
- * It also owns the cumulative ACK every outgoing frame carries ({@link #putHeader}), so the requester's frames
- * acknowledge for free and an ACK goes out alone only when owed for {@link #ACK_DELAY_NANOS}; for messages whose
- * requester did not ask for a prompt ACK ({@link SoftFrameDescriptor#FLAG_ACK_REQUEST}), at most once every
- * {@link #UNREQUESTED_ACK_INTERVAL_NANOS}: each lone ACK costs both sides a system call, and a stream of
- * unsignaled SENDs needs none.
+ * The receive side of a {@link SoftQueuePair}: reads frames off the link (responses go to the
+ * {@link SoftRequester}), executes requests (SEND into a posted receive, WRITE, READ, atomics) after checking
+ * remote access, and answers them (READ responses, atomic responses, NAKs).
+ * The posted receives are the {@link SoftReceiveQueue}'s; what is acknowledged, and when, is {@link SoftAcks}'.
  * <p>
  * A request a peer may not make is refused as rxe refuses it, and logged with the reason: on RC with a NAK (the
  * requester's work request completes with the status {@link SoftRequester#nakStatus} gives) and this QP enters
@@ -46,42 +38,29 @@ import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
  * message length, and its region must still be registered (rxe rechecks the MR of each READ response packet).
  * <p>
  * Every method runs with the QP lock held.
+ * <p>
+ * One class, though long: the per-opcode steps share the request in progress (its placement, or the READ response
+ * being sent) and the access check's outcome, and each may end in a NAK that resets them.
  */
-final class SoftResponder
+public final class SoftResponder
 {
     private static final Logger LOG = LoggerFactory.getLogger(SoftResponder.class);
 
     /** The longest RDMA WRITE or READ message: IB's 2^31 bytes, which rxe checks before the rkey. */
     static final long MAX_RDMA_LENGTH = 1L << 31;
 
-    /** How long an ACK may wait for a frame to carry it before it is sent alone. */
-    static final long ACK_DELAY_NANOS = 5_000;
-    /** The least time between two lone ACKs that no requester asked for (well below the 10 ms transport timer). */
-    static final long UNREQUESTED_ACK_INTERVAL_NANOS = 200_000;
-
     private final SoftQueuePair qp;
     private final SoftDevice device;
     private final SoftProtectionDomain pd;
-    private final SoftCompletionQueue recvCq;
     private final QpType type;
-    private final QpCapabilities caps;
 
     private int accessFlags;
     private int minRnrTimer;
 
-    // receive queue: [rqHead, rqTail) posted and not yet consumed
-    private final int rqCapacity;
-    private final int rqMask; // a receive's slot is its index masked: the arrays round max_recv_wr up to a power of 2
-    private final long[] rWrIds;
-    private final SoftSgeTable rSges;
-    private long rqHead;
-    private long rqTail;
+    private final SoftReceiveQueue receives;
+    private final SoftAcks acks;
 
     // the request being executed
-    private int expectedPsn;
-    private boolean ackOwed;
-    private long ackDue;
-    private long lastLoneAck = System.nanoTime() - UNREQUESTED_ACK_INTERVAL_NANOS;
     private boolean rxActive;
     private boolean rxIsWrite;
     private int rxPsn;
@@ -102,47 +81,21 @@ final class SoftResponder
     private SoftMemoryRegion checkedRegion;
     private String refusal;
     private final UnsafeBuffer atomicView = new UnsafeBuffer(0, 0);
-    /** A frame the injected faults hold back until the next one has been handled. */
-    private ByteBuffer heldFrame;
-    private long heldFrameAddress;
-    private int heldSegment;
-    private boolean holdingFrame;
-    /** While not 0, the injected faults delay the frame at the head of the stream until this time. */
-    private long stallUntil;
-
-    // UD: the global route header that precedes every datagram's payload in the receive buffer
-    private final ByteBuffer grh;
-    private final long grhAddress;
 
     SoftResponder(
         final SoftQueuePair qp,
         final SoftDevice device,
         final SoftProtectionDomain pd,
-        final SoftCompletionQueue recvCq,
-        final QpType type,
-        final QpCapabilities caps)
+        final SoftReceiveQueue receives,
+        final SoftAcks acks,
+        final QpType type)
     {
         this.qp = qp;
         this.device = device;
         this.pd = pd;
-        this.recvCq = recvCq;
         this.type = type;
-        this.caps = caps;
-        rqCapacity = Math.max(1, caps.maxRecvWr());
-        final int slots = BitUtil.findNextPositivePowerOfTwo(rqCapacity);
-        rqMask = slots - 1;
-        rWrIds = new long[slots];
-        rSges = new SoftSgeTable(slots, caps.maxRecvSge());
-        if (type == QpType.UD)
-        {
-            grh = ByteBuffer.allocateDirect(GRH_LENGTH).order(ByteOrder.BIG_ENDIAN);
-            grhAddress = BufferUtil.address(grh);
-        }
-        else
-        {
-            grh = null;
-            grhAddress = 0;
-        }
+        this.receives = receives;
+        this.acks = acks;
     }
 
     int accessFlags()
@@ -162,7 +115,7 @@ final class SoftResponder
         }
         if (attr.has(QpAttrMask.RQ_PSN))
         {
-            expectedPsn = attr.rqPsn();
+            acks.expect(attr.rqPsn());
         }
     }
 
@@ -170,33 +123,6 @@ final class SoftResponder
     void report(final QpAttr attr)
     {
         attr.accessFlags(accessFlags).minRnrTimer(minRnrTimer);
-    }
-
-    /**
-     * Checks one posted receive request and copies it into the next slot.
-     */
-    void post(final ReceiveWorkRequest wr, final int index)
-    {
-        final QpState current = qp.state;
-        if (current == QpState.RESET)
-        {
-            throw new PostException(VerbsException.EINVAL, index, qp + " is in RESET: post_recv " +
-                "needs INIT or later");
-        }
-        if (wr.numSge() > caps.maxRecvSge())
-        {
-            throw new PostException(VerbsException.EINVAL, index, "num_sge=" + wr.numSge() +
-                " exceeds max_recv_sge=" + caps.maxRecvSge() + " of " + qp);
-        }
-        if (rqTail - rqHead >= rqCapacity)
-        {
-            throw new PostException(VerbsException.ENOMEM, index, "receive queue of " + qp +
-                " is full (max_recv_wr=" + caps.maxRecvWr() + ")");
-        }
-        final int slot = (int)(rqTail & rqMask);
-        rWrIds[slot] = wr.wrId();
-        rSges.set(slot, wr);
-        rqTail++;
     }
 
     /**
@@ -217,7 +143,7 @@ final class SoftResponder
             final ByteBuffer rx = link.rx();
             final int at = link.rxStart();
             final int segment = available >= HEADER_LENGTH ? rx.getInt(at + SEGMENT_LENGTH_OFFSET) : 0;
-            if (available >= HEADER_LENGTH && (segment < 0 || segment > MAX_SEGMENT_LENGTH))
+            if (available >= HEADER_LENGTH && !isValidSegment(segment))
             {
                 qp.protocolError("frame segment length " + segment + " outside 0.." + MAX_SEGMENT_LENGTH);
                 break;
@@ -241,19 +167,11 @@ final class SoftResponder
                 socketMayHaveMore = link.rxFull();
                 continue;
             }
-            final SoftFaults faults = device.faults();
-            if (!link.ensureTxRoom(faults == null ? HEADER_LENGTH : 3 * HEADER_LENGTH))
+            if (!link.ensureTxRoom(HEADER_LENGTH))
             {
-                break; // room for the ACK, NAK or atomic response this frame may need (or three, with faults)
+                break; // room for the ACK, NAK or atomic response this frame may need
             }
-            if (faults == null && !holdingFrame && stallUntil == 0)
-            {
-                processFrame(link, rx, link.rxAddress(), at, segment, now);
-            }
-            else if (!injectFault(faults, link, rx, at, segment, now))
-            {
-                break; // the stream stalls behind a delayed frame
-            }
+            processFrame(link, at, segment, now);
             if (qp.link != null)
             {
                 link.consume(HEADER_LENGTH + segment);
@@ -263,79 +181,10 @@ final class SoftResponder
         return work;
     }
 
-    /**
-     * Handles a frame as the injected faults say: drops, duplicates, holds back until after the next frame, stalls
-     * the stream for the delay, or cuts its payload in half. With the faults gone (null), what they still hold
-     * back comes out as it would have.
-     *
-     * @return false while the stream stalls behind this frame (it stays unread), else true (consume it).
-     */
-    private boolean injectFault(
-        final SoftFaults faults, final SoftLink link, final ByteBuffer rx, final int at, final int segment,
-        final long now)
+    private void processFrame(final SoftLink link, final int at, final int segment, final long now)
     {
+        final ByteBuffer rx = link.rx();
         final long rxAddress = link.rxAddress();
-        if (stallUntil != 0)
-        {
-            if (now - stallUntil < 0)
-            {
-                return false;
-            }
-            stallUntil = 0;
-            processFrame(link, rx, rxAddress, at, segment, now); // the delayed frame, due now
-            return true;
-        }
-        final boolean heldForThis = holdingFrame;
-        switch (faults == null ? SoftFaults.Fault.NONE : faults.next(false, !holdingFrame))
-        {
-            case DROP ->
-            {
-                // lost
-            }
-            case DUPLICATE ->
-            {
-                processFrame(link, rx, rxAddress, at, segment, now);
-                if (qp.link == link)
-                {
-                    processFrame(link, rx, rxAddress, at, segment, now);
-                }
-            }
-            case REORDER ->
-            {
-                if (heldFrame == null)
-                {
-                    heldFrame = ByteBuffer.allocateDirect(MAX_FRAME_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-                    heldFrameAddress = BufferUtil.address(heldFrame);
-                }
-                UNSAFE.copyMemory(rxAddress + at, heldFrameAddress, HEADER_LENGTH + segment);
-                heldSegment = segment;
-                holdingFrame = true;
-            }
-            case DELAY ->
-            {
-                stallUntil = now + faults.delayNanos() | 1;
-                return false;
-            }
-            case TRUNCATE ->
-            {
-                if (segment > 0)
-                {
-                    processFrame(link, rx, rxAddress, at, segment / 2, now);
-                }
-            }
-            default -> processFrame(link, rx, rxAddress, at, segment, now);
-        }
-        if (heldForThis && qp.link == link)
-        {
-            holdingFrame = false;
-            processFrame(link, heldFrame, heldFrameAddress, 0, heldSegment, now);
-        }
-        return true;
-    }
-
-    private void processFrame(
-        final SoftLink link, final ByteBuffer rx, final long rxAddress, final int at, final int segment, final long now)
-    {
         final byte opcode = rx.get(at + OPCODE_OFFSET);
         final int psn = rx.getInt(at + PSN_OFFSET);
         final long offset = rx.getInt(at + SEGMENT_OFFSET_OFFSET) & 0xffffffffL;
@@ -399,11 +248,11 @@ final class SoftResponder
     {
         if (offset == 0)
         {
-            if (psn != expectedPsn && (type == QpType.RC || psnDelta(psn, expectedPsn) < 0))
+            if (psn != acks.expectedPsn() && (type == QpType.RC || psnDelta(psn, acks.expectedPsn()) < 0))
             {
                 return; // RC: after an RNR NAK, until the NAKed message comes again, or lost frames; a duplicate
             }
-            expectedPsn = psn; // UC: messages were lost (a partial one is dropped), this one starts afresh
+            acks.expect(psn); // UC: messages were lost (a partial one is dropped), this one starts afresh
             rxActive = false;
             if (!beginRequest(link, rx, at, opcode, psn, length))
             {
@@ -433,7 +282,7 @@ final class SoftResponder
         }
         else
         {
-            rSges.scatter((int)(rqHead & rqMask), offset, payloadAddress, segment);
+            receives.scatter(offset, payloadAddress, segment);
         }
         rxOffset = offset + segment;
         if (rxOffset == length)
@@ -443,12 +292,12 @@ final class SoftResponder
             if (opcode != OP_WRITE)
             {
                 final boolean withImm = opcode != OP_SEND;
-                completeRecv((int)(rqHead & rqMask), WcStatus.SUCCESS,
+                receives.complete(WcStatus.SUCCESS,
                     opcode == OP_WRITE_IMM ? WcOpcode.RECV_RDMA_WITH_IMM : WcOpcode.RECV, (int)length,
                     withImm ? rx.getInt(at + IMM_OFFSET) : 0, qp.destQpn(), withImm ? WcFlags.WITH_IMM : 0,
                     (rx.get(at + FLAGS_OFFSET) & FLAG_SOLICITED) != 0);
             }
-            executed(now, (rx.get(at + FLAGS_OFFSET) & FLAG_ACK_REQUEST) != 0);
+            acks.executed(now, (rx.get(at + FLAGS_OFFSET) & FLAG_ACK_REQUEST) != 0);
         }
     }
 
@@ -471,15 +320,10 @@ final class SoftResponder
                 {
                     return false;
                 }
-                final int slot = (int)(rqHead & rqMask);
-                WcStatus status = rSges.check(slot, device, pd, true);
-                if (status == WcStatus.SUCCESS && length > rSges.total(slot))
-                {
-                    status = WcStatus.LOC_QP_OP_ERR; // as rxe: the copy into the receive fails (malformed WQE)
-                }
+                final WcStatus status = receives.checkHead(length);
                 if (status != WcStatus.SUCCESS)
                 {
-                    completeRecv(slot, status, WcOpcode.RECV, 0, 0, qp.destQpn(), 0, false);
+                    receives.complete(status, WcOpcode.RECV, 0, 0, qp.destQpn(), 0, false);
                     responderError(link, SYNDROME_NAK_REMOTE_OPERATION, psn);
                     return false;
                 }
@@ -510,7 +354,7 @@ final class SoftResponder
                     refuse(link, opcode, psn, syndrome, rkey, remoteAddr, length, refusal);
                     return false;
                 }
-                expectedPsn = (expectedPsn + 1) & PSN_MASK;
+                acks.advance();
                 readActive = true;
                 readPsn = psn;
                 readAddr = remoteAddr;
@@ -533,17 +377,17 @@ final class SoftResponder
      */
     private boolean takeReceive(final SoftLink link, final int psn)
     {
-        if (rqHead < rqTail)
+        if (receives.hasReceive())
         {
             return true;
         }
         if (type == QpType.RC)
         {
-            writeAck(link, SYNDROME_RNR_NAK, psn, minRnrTimer);
+            acks.writeAck(link, SYNDROME_RNR_NAK, psn, minRnrTimer);
         }
         else
         {
-            expectedPsn = (expectedPsn + 1) & PSN_MASK; // UC: the message is silently dropped
+            acks.advance(); // UC: the message is silently dropped
         }
         return false;
     }
@@ -652,10 +496,10 @@ final class SoftResponder
             }
             while (original == operand && !atomicView.compareAndSetLong(0, original, swap));
         }
-        expectedPsn = (expectedPsn + 1) & PSN_MASK;
+        acks.advance();
         final ByteBuffer tx = link.tx();
         final int out = tx.position();
-        putHeader(tx, out, OP_ATOMIC_RESPONSE, 0, psn, 0, 0, Long.BYTES);
+        acks.putHeader(tx, out, OP_ATOMIC_RESPONSE, 0, psn, 0, 0, Long.BYTES);
         tx.putLong(out + COMPARE_ADD_OFFSET, original);
         tx.position(out + HEADER_LENGTH);
     }
@@ -683,7 +527,7 @@ final class SoftResponder
             }
             final ByteBuffer tx = link.tx();
             final int at = tx.position();
-            putHeader(tx, at, OP_READ_RESPONSE, 0, readPsn, segment, readOffset, readLength);
+            acks.putHeader(tx, at, OP_READ_RESPONSE, 0, readPsn, segment, readOffset, readLength);
             UNSAFE.copyMemory(readAddr + readOffset, link.txAddress() + at + HEADER_LENGTH, segment);
             tx.position(at + HEADER_LENGTH + segment);
             readOffset += segment;
@@ -692,25 +536,6 @@ final class SoftResponder
         readActive = false;
         readRegion = null;
         return true;
-    }
-
-    private void executed(final long now, final boolean ackRequested)
-    {
-        expectedPsn = (expectedPsn + 1) & PSN_MASK;
-        if (type == QpType.RC)
-        {
-            long due = now + ACK_DELAY_NANOS;
-            final long nextUnrequested = lastLoneAck + UNREQUESTED_ACK_INTERVAL_NANOS;
-            if (!ackRequested && nextUnrequested - due > 0)
-            {
-                due = nextUnrequested;
-            }
-            if (!ackOwed || due - ackDue < 0)
-            {
-                ackDue = due;
-            }
-            ackOwed = true;
-        }
     }
 
     /**
@@ -767,169 +592,12 @@ final class SoftResponder
     {
         if (type == QpType.RC)
         {
-            writeAck(link, syndrome, psn, 0);
+            acks.writeAck(link, syndrome, psn, 0);
             qp.enterError();
         }
         else
         {
-            expectedPsn = (expectedPsn + 1) & PSN_MASK;
-        }
-    }
-
-    /**
-     * @return whether an ACK is owed and comes due within {@code windowNanos} from {@code now} (not already: one
-     *         that is due and still owed waits for room on the link).
-     */
-    boolean ackDueWithin(final long now, final long windowNanos)
-    {
-        return ackOwed && ackDue - now > 0 && ackDue - now <= windowNanos;
-    }
-
-    /**
-     * Sends the ACK no frame has carried by the time it is due, if the transmit buffer has room.
-     *
-     * @return whether it was written.
-     */
-    boolean writeOwedAck(final SoftLink link, final long now) throws IOException
-    {
-        if (ackOwed && now - ackDue >= 0 && writeOwedAckNow(link))
-        {
-            lastLoneAck = now;
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * Sends the ACK still owed at once, delay or not: for a QP about to stop driving its link, which an HCA
-     * would have acknowledged on.
-     *
-     * @return whether it was written.
-     */
-    boolean writeOwedAckNow(final SoftLink link) throws IOException
-    {
-        if (ackOwed && link.ensureTxRoom(HEADER_LENGTH))
-        {
-            writeAck(link, SYNDROME_ACK, (expectedPsn - 1) & PSN_MASK, 0);
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * Ends the link for a QP being destroyed or reset: the goodbye carries the ACK still owed, as every frame does.
-     *
-     * @return whether it was written.
-     */
-    boolean writeGoodbye(final SoftLink link) throws IOException
-    {
-        if (!link.ensureTxRoom(HEADER_LENGTH))
-        {
-            return false;
-        }
-        putHeaderFrame(link, OP_GOODBYE, 0);
-        return true;
-    }
-
-    private void writeAck(final SoftLink link, final byte syndrome, final int psn, final int rnrTimer)
-    {
-        final int at = putHeaderFrame(link, OP_ACK, psn);
-        link.tx().put(at + SYNDROME_OFFSET, syndrome).put(at + RNR_TIMER_OFFSET, (byte)rnrTimer);
-    }
-
-    /**
-     * Appends a frame that is a header alone (an ACK, a goodbye) to the transmit buffer, which has room for it.
-     *
-     * @return where it starts.
-     */
-    private int putHeaderFrame(final SoftLink link, final byte opcode, final int psn)
-    {
-        final ByteBuffer tx = link.tx();
-        final int at = tx.position();
-        putHeader(tx, at, opcode, 0, psn, 0, 0, 0);
-        tx.position(at + HEADER_LENGTH);
-        return at;
-    }
-
-    /**
-     * Writes a frame header at {@code at}, carrying the cumulative ACK of what this responder has executed.
-     */
-    void putHeader(
-        final ByteBuffer tx,
-        final int at,
-        final byte opcode,
-        final int flags,
-        final int psn,
-        final int segment,
-        final long offset,
-        final long length)
-    {
-        tx.put(at + OPCODE_OFFSET, opcode);
-        tx.put(at + FLAGS_OFFSET, (byte)flags);
-        tx.put(at + SYNDROME_OFFSET, SYNDROME_ACK);
-        tx.put(at + RNR_TIMER_OFFSET, (byte)0);
-        tx.putInt(at + PSN_OFFSET, psn);
-        tx.putInt(at + ACK_PSN_OFFSET, (expectedPsn - 1) & PSN_MASK);
-        tx.putInt(at + SEGMENT_LENGTH_OFFSET, segment);
-        tx.putInt(at + SEGMENT_OFFSET_OFFSET, (int)offset);
-        tx.putInt(at + MESSAGE_LENGTH_OFFSET, (int)length);
-        ackOwed = false; // every frame carries the cumulative ACK
-    }
-
-    /**
-     * Receives one UD datagram the QP accepted (right state and Q_Key): into the next posted receive, behind a
-     * GRH, as verbs do; dropped if no receive is posted.
-     */
-    void deliverDatagram(final ByteBuffer datagram)
-    {
-        if (rqHead == rqTail)
-        {
-            return; // UD drops silently: no receive posted
-        }
-        final int slot = (int)(rqHead & rqMask);
-        final int payload = datagram.getInt(UD_PAYLOAD_LENGTH_OFFSET);
-        final int total = GRH_LENGTH + payload;
-        WcStatus status = rSges.check(slot, device, pd, true);
-        if (status == WcStatus.SUCCESS && total > rSges.total(slot))
-        {
-            status = WcStatus.LOC_QP_OP_ERR; // as rxe: the copy into the receive fails (malformed WQE)
-        }
-        if (status != WcStatus.SUCCESS)
-        {
-            completeRecv(slot, status, WcOpcode.RECV, 0, 0, 0, 0, false);
-            qp.enterError();
-            return;
-        }
-        grh.putInt(GRH_VERSION_OFFSET, GRH_VERSION_6);
-        grh.putShort(GRH_PAYLOAD_LENGTH_OFFSET, (short)payload);
-        grh.put(GRH_NEXT_HEADER_OFFSET, (byte)GRH_NEXT_HEADER_IBA);
-        grh.put(GRH_HOP_LIMIT_OFFSET, (byte)1);
-        final long datagramAddress = BufferUtil.address(datagram);
-        UNSAFE.copyMemory(datagramAddress + UD_SRC_GID_OFFSET, grhAddress + GRH_SGID_OFFSET, Gid.LENGTH);
-        UNSAFE.copyMemory(datagramAddress + UD_DST_GID_OFFSET, grhAddress + GRH_DGID_OFFSET, Gid.LENGTH);
-        rSges.scatter(slot, 0, grhAddress, GRH_LENGTH);
-        rSges.scatter(slot, GRH_LENGTH, datagramAddress + UD_HEADER_LENGTH, payload);
-        final boolean withImm = datagram.get(UD_OPCODE_OFFSET) == OP_SEND_IMM;
-        completeRecv(slot, WcStatus.SUCCESS, WcOpcode.RECV, total, withImm ? datagram.getInt(UD_IMM_OFFSET) : 0,
-            datagram.getInt(UD_SRC_QPN_OFFSET), WcFlags.GRH | (withImm ? WcFlags.WITH_IMM : 0),
-            (datagram.get(UD_FLAGS_OFFSET) & FLAG_SOLICITED) != 0);
-    }
-
-    private void completeRecv(
-        final int slot,
-        final WcStatus status,
-        final WcOpcode opcode,
-        final int byteLen,
-        final int imm,
-        final int srcQp,
-        final int flags,
-        final boolean solicited)
-    {
-        rqHead++;
-        if (!recvCq.push(rWrIds[slot], status, opcode, byteLen, imm, qp.qpNum(), srcQp, flags, solicited) &&
-            status == WcStatus.SUCCESS)
-        {
-            qp.enterError();
+            acks.advance();
         }
     }
 
@@ -938,25 +606,21 @@ final class SoftResponder
      */
     void flush()
     {
-        while (rqHead < rqTail)
-        {
-            completeRecv((int)(rqHead & rqMask), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, qp.destQpn(), 0,
-                false);
-        }
+        receives.flush();
         rxActive = false;
         readActive = false;
         rxRegion = null;
         readRegion = null;
-        ackOwed = false;
+        acks.forget();
     }
 
     void reset()
     {
-        rqHead = rqTail = 0;
+        receives.reset();
         rxActive = false;
         readActive = false;
         rxRegion = null;
         readRegion = null;
-        ackOwed = false;
+        acks.forget();
     }
 }

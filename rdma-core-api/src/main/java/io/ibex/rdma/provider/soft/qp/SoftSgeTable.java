@@ -1,11 +1,14 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.qp;
 
+import io.ibex.rdma.provider.soft.SoftDevice;
+import io.ibex.rdma.provider.soft.SoftMemoryRegion;
+import io.ibex.rdma.provider.soft.SoftProtectionDomain;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.ScatterGatherEntry;
 import io.ibex.rdma.verbs.WcStatus;
 import io.ibex.rdma.verbs.WorkRequest;
 
-import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
+import static io.ibex.rdma.provider.soft.wire.SoftUnsafe.UNSAFE;
 
 /**
  * The scatter/gather lists of a work queue's slots, copied at post time into primitive arrays, and the

@@ -1,5 +1,14 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.qp;
 
+import io.ibex.rdma.provider.soft.SoftCompletionQueue;
+import io.ibex.rdma.provider.soft.SoftDevice;
+import io.ibex.rdma.provider.soft.SoftProgressAgent;
+import io.ibex.rdma.provider.soft.SoftProtectionDomain;
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
+import io.ibex.rdma.provider.soft.wire.SoftLink;
+import io.ibex.rdma.provider.soft.wire.SoftLinkToken;
+import io.ibex.rdma.provider.soft.wire.SoftPeerRegions;
+import io.ibex.rdma.provider.soft.wire.SoftSharedMemoryWire;
 import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.CompletionQueue;
@@ -24,7 +33,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.ReentrantLock;
 
-import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
+import static io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor.*;
 
 /**
  * A soft queue pair: the requester and responder of one QP. RC and UC run over the QP's {@link SoftLink}
@@ -37,14 +46,19 @@ import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
  * <p>
  * Reliability: TCP does not lose frames, so RC needs no retransmission except after an RNR NAK (go back to
  * the NAKed message once the RNR timer expires). One PSN per message. ACKs are cumulative, ride on every
- * frame, and are sent on their own only when owed for {@link SoftResponder#ACK_DELAY_NANOS} (in bulk for a stream
+ * frame, and are sent on their own only when owed for {@link SoftAcks#ACK_DELAY_NANOS} (in bulk for a stream
  * of messages whose requester asked for no prompt ACK).
  * <p>
- * The work is split three ways: this class is the verbs face (posting, modify and its state machine), the
- * lock, the link and error handling; the {@link SoftRequester} runs the send side and the
- * {@link SoftResponder} the receive side.
+ * The work is split: this class is the verbs face (posting, modify and its state machine), the lock, who drives
+ * the QP, the link and error handling; the {@link SoftRequester} runs the send side, the {@link SoftResponder} the
+ * receive side, with the posted receives in a {@link SoftReceiveQueue} and what is acknowledged in
+ * {@link SoftAcks}; {@link SoftQpTransitions} checks a modify.
+ * <p>
+ * One class, though long: the lock, the state, the link and who drives the QP change together (a link is adopted,
+ * fails or is handed to the progress thread under the lock, in a given state), and each verbs call takes part in
+ * them.
  */
-final class SoftQueuePair extends ProviderResource implements QueuePair
+public final class SoftQueuePair extends ProviderResource implements QueuePair
 {
     /** How long a peer QP of the same device must go undriven before a poller of this QP drives it too. */
     static final long NEIGHBOUR_IDLE_NANOS = 20_000;
@@ -52,7 +66,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
      * How long a posting thread, which counts as driving the QP, may go without reading the link: past it, a post
      * drives the QP fully, so a QP whose application posts but never polls still executes its peer's requests.
      */
-    static final long POSTER_READ_INTERVAL_NANOS = 100_000;
+    public static final long POSTER_READ_INTERVAL_NANOS = 100_000;
     /**
      * How stale the mark of the application's last drive may be. Other threads only ask whether the QP went undriven
      * for {@link #NEIGHBOUR_IDLE_NANOS} or longer, and a store on every poll of a spinning thread would move the
@@ -95,8 +109,10 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     /** Package-private: the responder hands it the responses (ACK, NAK, READ, atomic) it reads. */
     final SoftRequester requester;
     private final SoftResponder responder;
+    private final SoftReceiveQueue receives;
+    private final SoftAcks acks;
 
-    SoftQueuePair(final SoftProtectionDomain pd, final QpInitAttr init)
+    public SoftQueuePair(final SoftProtectionDomain pd, final QpInitAttr init)
     {
         super(pd);
         this.pd = pd;
@@ -111,8 +127,10 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         checkCap("max_recv_sge", cap.maxRecvSge(), SoftDevice.MAX_SGE);
         checkCap("max_inline_data", cap.maxInlineData(), SoftDevice.MAX_INLINE_DATA);
         this.caps = cap;
-        responder = new SoftResponder(this, device, pd, recvCq, type, cap);
-        requester = new SoftRequester(this, responder, device, pd, sendCq, type, cap, init.sqSigAll());
+        receives = new SoftReceiveQueue(this, device, pd, recvCq, type, cap);
+        acks = new SoftAcks(type == QpType.RC);
+        responder = new SoftResponder(this, device, pd, receives, acks, type);
+        requester = new SoftRequester(this, acks, device, pd, sendCq, type, cap, init.sqSigAll());
         qpn = device.register(this);
         sendCq.attach(this);
         if (recvCq != sendCq)
@@ -138,6 +156,15 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     {
         ensureOpen();
         return state;
+    }
+
+    /**
+     * @return whom the link goes to and through what ({@link SoftLink#peer}), or null while there is no link.
+     */
+    public String linkPeer()
+    {
+        final SoftLink current = link;
+        return current == null ? null : current.peer();
     }
 
     @Override
@@ -292,7 +319,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
             int index = 0;
             for (ReceiveWorkRequest wr = first; wr != null; wr = wr.next())
             {
-                responder.post(wr, index);
+                receives.post(wr, index);
                 index++;
             }
         }
@@ -314,7 +341,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
      * @param byApp whether an application thread (polling) drives, rather than the progress thread.
      * @return the amount of work done.
      */
-    int drive(final boolean byApp)
+    public int drive(final boolean byApp)
     {
         final long now = System.nanoTime();
         if (byApp)
@@ -349,7 +376,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
      *
      * @return the amount of work done.
      */
-    int driveIfIdle(final long now, final long idleNanos, final SoftProgressAgent progress)
+    public int driveIfIdle(final long now, final long idleNanos, final SoftProgressAgent progress)
     {
         if (!idleSince(now, idleNanos))
         {
@@ -369,7 +396,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
                 watchedLink.watch(progress);
             }
             final int work = driveLocked(now);
-            if (responder.ackDueWithin(now, SoftProgressAgent.TIMER_SPIN_NANOS) ||
+            if (acks.dueWithin(now, SoftProgressAgent.TIMER_SPIN_NANOS) ||
                 requester.rnrRetryDueWithin(now, SoftProgressAgent.TIMER_SPIN_NANOS))
             {
                 progress.timerDueSoon(); // a 5 us ACK or an RNR retry must not wait for the 1 ms tick
@@ -422,12 +449,12 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
     }
 
-    boolean idleSince(final long now, final long idleNanos)
+    public boolean idleSince(final long now, final long idleNanos)
     {
         return now - lastAppDrive > idleNanos;
     }
 
-    void handOverToProgress()
+    public void handOverToProgress()
     {
         lastAppDrive = 0;
     }
@@ -451,7 +478,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
      * Whether a HELLO carrying {@code token} is refused already: a token is bound and this is not it. With none bound
      * yet (a connection manager may bind one before RTR) the check waits for the link's adoption.
      */
-    boolean refusesLink(final byte[] token)
+    public boolean refusesLink(final byte[] token)
     {
         lock.lock();
         try
@@ -469,7 +496,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
      *
      * @param token the token the HELLO carried, or null for a link this device made between two of its QPs.
      */
-    void offerIncomingLink(final SoftLink incoming, final long srcKey, final int srcQpn, final byte[] token)
+    public void offerIncomingLink(final SoftLink incoming, final long srcKey, final int srcQpn, final byte[] token)
     {
         lock.lock();
         try
@@ -510,7 +537,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     /**
      * Receives one UD datagram addressed to this QP (the device holds its UDP lock).
      */
-    void deliverDatagram(final ByteBuffer datagram)
+    public void deliverDatagram(final ByteBuffer datagram)
     {
         acquire();
         try
@@ -521,7 +548,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
             {
                 return; // UD drops silently: wrong state or Q_Key mismatch
             }
-            responder.deliverDatagram(datagram);
+            receives.deliverDatagram(datagram);
         }
         finally
         {
@@ -603,7 +630,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         if (peer != null && device.memoryLocalLinks())
         {
             // the peer's lock is taken inside this one's: only ever from the lower QPN to the higher, no cycle
-            final SoftLink[] ends = SoftLink.inMemory(qpn, destQpn);
+            final SoftLink[] ends = SoftLink.inMemory(qpn, destQpn, device::faults);
             link = ends[0];
             peer.offerIncomingLink(ends[1], myKey, qpn, null);
             return;
@@ -611,7 +638,8 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         try
         {
             link = SoftLink.connect(remoteAddress, device.ipv4(), device.port(), qpn, destQpn, linkToken,
-                device.offersSharedMemoryTo(remoteAddress, peer != null) ? device : null);
+                device.offersSharedMemoryTo(remoteAddress, peer != null) ? device::offerSharedMemory : null,
+                device::faults);
         }
         catch (final IOException ex)
         {
@@ -737,7 +765,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
             }
             if (link != null)
             {
-                if (responder.writeOwedAck(link, now))
+                if (acks.writeOwed(link, now))
                 {
                     work++;
                 }
@@ -846,7 +874,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
     /**
      * @return the RDMA WRITEs and READs this QP copied directly into or out of a peer's shared region.
      */
-    long directCopies()
+    public long directCopies()
     {
         return requester.directCopies();
     }
@@ -899,7 +927,7 @@ final class SoftQueuePair extends ProviderResource implements QueuePair
         }
         try
         {
-            if (link.established() && (leaving ? responder.writeGoodbye(link) : responder.writeOwedAckNow(link)))
+            if (link.established() && (leaving ? acks.writeGoodbye(link) : acks.writeOwedNow(link)))
             {
                 link.flush();
             }

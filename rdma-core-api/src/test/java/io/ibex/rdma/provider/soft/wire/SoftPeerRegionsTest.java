@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import io.ibex.rdma.verbs.AccessFlags;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -11,7 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 
-import static io.ibex.rdma.provider.soft.SoftSharedRegionDescriptor.*;
+import static io.ibex.rdma.provider.soft.wire.SoftSharedRegionDescriptor.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import org.agrona.IoUtil;
 import org.junit.jupiter.api.AfterEach;
@@ -11,9 +11,9 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
-import java.nio.channels.DatagramChannel;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
@@ -124,34 +124,38 @@ class SoftSharedMemoryWireTest extends SoftWireContract
     {
         acceptedChannel.configureBlocking(false); // as the progress thread's accept leaves it
         final ExecutorService progressThread = Executors.newSingleThreadExecutor();
-        try (ServerSocketChannel listening = ServerSocketChannel.open(); DatagramChannel udp = DatagramChannel.open())
+        try (Selector selector = Selector.open())
         {
-            listening.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).configureBlocking(false);
-            udp.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).configureBlocking(false);
-            final SoftProgressAgent progress = new SoftProgressAgent(null, listening, udp); // its selector only
-            final SoftWire acceptor = ends[1];
-            try
+            final SoftWireWatcher progress = new SoftWireWatcher()
             {
-                progressThread.submit(() ->
+                @Override
+                public Selector selector()
                 {
-                    acceptor.watch(progress);
-                    return null;
-                }).get();
-                assertEquals(8, connector.write(ByteBuffer.allocateDirect(8)), "the peer writes, and rings");
-                final ByteBuffer in = ByteBuffer.allocateDirect(64);
-                assertEquals(8, acceptor.read(in), "an application thread reads what came");
-                final SelectionKey doorbells = acceptedChannel.keyFor(progress.selector());
-                assertEquals(1, progress.selector().select(10_000), "and leaves the doorbell to the watching thread");
-                assertTrue(progress.selector().selectedKeys().remove(doorbells));
-                in.clear();
-                assertEquals(0, progressThread.submit(() -> acceptor.read(in)).get(), "whose read drains it");
-                assertEquals(0, progress.selector().selectNow(), "nothing left to wake it");
-                progressThread.submit(acceptor::unwatch).get();
-            }
-            finally
+                    return selector;
+                }
+
+                @Override
+                public void wakeUp()
+                {
+                    selector.wakeup();
+                }
+            };
+            final SoftWire acceptor = ends[1];
+            progressThread.submit(() ->
             {
-                progress.selector().close();
-            }
+                acceptor.watch(progress);
+                return null;
+            }).get();
+            assertEquals(8, connector.write(ByteBuffer.allocateDirect(8)), "the peer writes, and rings");
+            final ByteBuffer in = ByteBuffer.allocateDirect(64);
+            assertEquals(8, acceptor.read(in), "an application thread reads what came");
+            final SelectionKey doorbells = acceptedChannel.keyFor(progress.selector());
+            assertEquals(1, progress.selector().select(10_000), "and leaves the doorbell to the watching thread");
+            assertTrue(progress.selector().selectedKeys().remove(doorbells));
+            in.clear();
+            assertEquals(0, progressThread.submit(() -> acceptor.read(in)).get(), "whose read drains it");
+            assertEquals(0, progress.selector().selectNow(), "nothing left to wake it");
+            progressThread.submit(acceptor::unwatch).get();
         }
         finally
         {
@@ -217,33 +221,6 @@ class SoftSharedMemoryWireTest extends SoftWireContract
         assertRejected((file) -> truncate(file, 100), "is 100 bytes long");
         assertRejected((file) -> truncate(file, 0), "is 0 bytes long");
         assertRejected(SoftSharedMemoryWireTest::delete, "does not exist");
-    }
-
-    @Test
-    void staleFilesOfEndedProcessesAreRemovedAndNoOthers() throws Exception
-    {
-        final Process ended = new ProcessBuilder("true").start();
-        assertEquals(0, ended.waitFor());
-        final Path stale = Files.createFile(directory.resolve(SoftSharedMemoryDescriptor.fileName(ended.pid(), 3)));
-        final Path live = Files.createFile(
-            directory.resolve(SoftSharedMemoryDescriptor.fileName(ProcessHandle.current().pid(), 4)));
-        final Path staleRegion =
-            Files.createFile(directory.resolve(SoftSharedRegionDescriptor.fileName(ended.pid(), 0x1201)));
-        final Path liveRegion = Files.createFile(
-            directory.resolve(SoftSharedRegionDescriptor.fileName(ProcessHandle.current().pid(), 0x1301)));
-        final Path other = Files.createFile(directory.resolve("ibex-notes.shm"));
-        final Path almost = Files.createFile(directory.resolve("ibex-" + ended.pid() + "-mr-x.shm"));
-        SoftDevice.removeStaleSharedMemoryFiles(directory);
-        assertFalse(Files.exists(stale));
-        assertFalse(Files.exists(staleRegion));
-        assertTrue(Files.exists(live));
-        assertTrue(Files.exists(liveRegion));
-        assertTrue(Files.exists(other));
-        assertTrue(Files.exists(almost));
-        for (final Path kept : new Path[]{ live, liveRegion, other, almost })
-        {
-            Files.delete(kept);
-        }
     }
 
     private void assertRejected(final Consumer<Path> corrupt, final String expected) throws IOException

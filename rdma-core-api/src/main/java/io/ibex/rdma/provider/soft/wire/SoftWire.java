@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * ({@link SoftMemoryWire}). Not thread-safe: the owning QP's lock guards it, except {@link #watch}, which only the
  * progress thread calls.
  */
-interface SoftWire
+public interface SoftWire
 {
     /**
      * Reads what has arrived into {@code dst}, without blocking.
@@ -34,7 +34,7 @@ interface SoftWire
      * Has the progress thread woken when bytes arrive or the stream ends: for a QP it drives, since no application
      * thread does. Called by the progress thread only.
      */
-    void watch(SoftProgressAgent progress) throws IOException;
+    void watch(SoftWireWatcher progress) throws IOException;
 
     /**
      * Undoes {@link #watch}: an application drives the QP again (or the link is done with). Progress thread only.

@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import org.agrona.BitUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -23,28 +23,28 @@ import org.agrona.concurrent.UnsafeBuffer;
  * deregistration, sets the state and then waits for the users to leave, so once {@code dereg_mr} returns no peer
  * touches the region, as on an HCA.
  */
-final class SoftSharedRegionDescriptor
+public final class SoftSharedRegionDescriptor
 {
     /** 'IBXR'. */
-    static final int MAGIC = 0x52584249;
-    static final int VERSION = 1;
+    public static final int MAGIC = 0x52584249;
+    public static final int VERSION = 1;
     /** As in every file of ibex's (see {@link SoftSharedMemoryDescriptor#identityProblem}). */
-    static final int MAGIC_OFFSET = SoftSharedMemoryDescriptor.MAGIC_OFFSET;
-    static final int VERSION_OFFSET = SoftSharedMemoryDescriptor.VERSION_OFFSET;
-    static final int KEY_OFFSET = 8;
-    static final int ACCESS_OFFSET = 12;
-    static final int PD_OFFSET = 16;
-    static final int STATE_OFFSET = 20;
-    static final int ADDRESS_OFFSET = 24;
-    static final int LENGTH_OFFSET = 32;
-    static final int OWNER_PID_OFFSET = 40;
-    static final int USERS_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
-    static final int HEADER_LENGTH = 4096;
+    public static final int MAGIC_OFFSET = SoftSharedMemoryDescriptor.MAGIC_OFFSET;
+    public static final int VERSION_OFFSET = SoftSharedMemoryDescriptor.VERSION_OFFSET;
+    public static final int KEY_OFFSET = 8;
+    public static final int ACCESS_OFFSET = 12;
+    public static final int PD_OFFSET = 16;
+    public static final int STATE_OFFSET = 20;
+    public static final int ADDRESS_OFFSET = 24;
+    public static final int LENGTH_OFFSET = 32;
+    public static final int OWNER_PID_OFFSET = 40;
+    public static final int USERS_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
+    public static final int HEADER_LENGTH = 4096;
     /** The longest region that lives in one mapping, as a {@link java.nio.ByteBuffer} holds at most 2^31 - 1. */
-    static final long MAX_LENGTH = Integer.MAX_VALUE - HEADER_LENGTH;
+    public static final long MAX_LENGTH = Integer.MAX_VALUE - HEADER_LENGTH;
 
-    static final int STATE_REGISTERED = 1;
-    static final int STATE_DEREGISTERED = 2;
+    public static final int STATE_REGISTERED = 1;
+    public static final int STATE_DEREGISTERED = 2;
 
     private static final String INFIX = "-mr-";
 
@@ -52,7 +52,7 @@ final class SoftSharedRegionDescriptor
     {
     }
 
-    static String fileName(final long pid, final int key)
+    public static String fileName(final long pid, final int key)
     {
         return SoftSharedMemoryDescriptor.FILE_PREFIX + pid + INFIX + Integer.toUnsignedString(key) +
             SoftSharedMemoryDescriptor.FILE_SUFFIX;
@@ -62,7 +62,7 @@ final class SoftSharedRegionDescriptor
      * @param name the middle of a file name, between {@code ibex-<pid>} and {@code .shm}.
      * @return whether it is a region's: {@code -mr-<key>}.
      */
-    static boolean isRegionInfix(final String name)
+    public static boolean isRegionInfix(final String name)
     {
         if (!name.startsWith(INFIX))
         {
@@ -87,7 +87,7 @@ final class SoftSharedRegionDescriptor
      * @param ownerPid the process the link says owns it.
      * @return null if it is that region's file, else what is wrong with it.
      */
-    static String check(final UnsafeBuffer file, final int key, final long ownerPid)
+    public static String check(final UnsafeBuffer file, final int key, final long ownerPid)
     {
         if (file.capacity() < HEADER_LENGTH)
         {

@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.qp;
 
 import io.ibex.rdma.verbs.QpAttrMask;
 import io.ibex.rdma.verbs.QpState;

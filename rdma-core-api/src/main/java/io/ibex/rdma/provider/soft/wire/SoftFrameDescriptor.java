@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 /**
  * Layout of what soft devices send each other. All integers are little-endian.
@@ -98,173 +98,173 @@ package io.ibex.rdma.provider.soft;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-final class SoftFrameDescriptor
+public final class SoftFrameDescriptor
 {
     /** HELLO magic, 'IBXS'. */
-    static final int HELLO_MAGIC = 0x53584249;
+    public static final int HELLO_MAGIC = 0x53584249;
     /** HELLO protocol version: 5 since a HELLO carries its connection's {@link SoftLinkToken}. */
-    static final int HELLO_VERSION = 5;
+    public static final int HELLO_VERSION = 5;
     /** Offset of the HELLO magic. */
-    static final int HELLO_MAGIC_OFFSET = 0;
+    public static final int HELLO_MAGIC_OFFSET = 0;
     /** Offset of the HELLO version. */
-    static final int HELLO_VERSION_OFFSET = 4;
+    public static final int HELLO_VERSION_OFFSET = 4;
     /** Offset of the source IPv4 address. */
-    static final int HELLO_SRC_IPV4_OFFSET = 8;
+    public static final int HELLO_SRC_IPV4_OFFSET = 8;
     /** Offset of the source port. */
-    static final int HELLO_SRC_PORT_OFFSET = 12;
+    public static final int HELLO_SRC_PORT_OFFSET = 12;
     /** Offset of the source QPN. */
-    static final int HELLO_SRC_QPN_OFFSET = 16;
+    public static final int HELLO_SRC_QPN_OFFSET = 16;
     /** Offset of the destination QPN. */
-    static final int HELLO_DST_QPN_OFFSET = 20;
+    public static final int HELLO_DST_QPN_OFFSET = 20;
     /** Offset of the HELLO flags. */
-    static final int HELLO_FLAGS_OFFSET = 24;
+    public static final int HELLO_FLAGS_OFFSET = 24;
     /** HELLO flag: the connecting side offers the shared-memory file the other fields name. */
-    static final int HELLO_FLAG_SHARED_MEMORY = 1;
+    public static final int HELLO_FLAG_SHARED_MEMORY = 1;
     /** Offset of the offering process id. */
-    static final int HELLO_PID_OFFSET = 32;
+    public static final int HELLO_PID_OFFSET = 32;
     /** Offset of the link number. */
-    static final int HELLO_LINK_OFFSET = 40;
+    public static final int HELLO_LINK_OFFSET = 40;
     /** Offset of the file's nonce. */
-    static final int HELLO_NONCE_OFFSET = 48;
+    public static final int HELLO_NONCE_OFFSET = 48;
     /** Offset of the boot id's first 64 bits. */
-    static final int HELLO_BOOT_ID_OFFSET = 56;
+    public static final int HELLO_BOOT_ID_OFFSET = 56;
     /** Offset of the link token. */
-    static final int HELLO_TOKEN_OFFSET = 72;
+    public static final int HELLO_TOKEN_OFFSET = 72;
     /** Length of a HELLO. */
-    static final int HELLO_LENGTH = HELLO_TOKEN_OFFSET + SoftLinkToken.LENGTH;
+    public static final int HELLO_LENGTH = HELLO_TOKEN_OFFSET + SoftLinkToken.LENGTH;
     /** Answer to a shared-memory offer: mapped, frames go through the file, 'IBXA'. */
-    static final int SHM_ACCEPTED = 0x41584249;
+    public static final int SHM_ACCEPTED = 0x41584249;
     /** Answer to a shared-memory offer: not taken, frames go through the connection, 'IBXD'. */
-    static final int SHM_DECLINED = 0x44584249;
+    public static final int SHM_DECLINED = 0x44584249;
     /** Length of the answer. */
-    static final int SHM_ANSWER_LENGTH = 4;
+    public static final int SHM_ANSWER_LENGTH = 4;
 
     /** Offset of the opcode byte. */
-    static final int OPCODE_OFFSET = 0;
+    public static final int OPCODE_OFFSET = 0;
     /** Offset of the flags byte. */
-    static final int FLAGS_OFFSET = 1;
+    public static final int FLAGS_OFFSET = 1;
     /** Offset of the ACK syndrome byte. */
-    static final int SYNDROME_OFFSET = 2;
+    public static final int SYNDROME_OFFSET = 2;
     /** Offset of the RNR timer byte of an RNR NAK. */
-    static final int RNR_TIMER_OFFSET = 3;
+    public static final int RNR_TIMER_OFFSET = 3;
     /** Offset of the PSN. */
-    static final int PSN_OFFSET = 4;
+    public static final int PSN_OFFSET = 4;
     /** A PSN is 24 bits: PSN arithmetic wraps with this mask. */
-    static final int PSN_MASK = 0xffffff;
+    public static final int PSN_MASK = 0xffffff;
 
     /**
      * @return {@code a - b} in the 24-bit PSN space, as a signed distance: positive when {@code a} is after {@code b}.
      */
-    static int psnDelta(final int a, final int b)
+    public static int psnDelta(final int a, final int b)
     {
         return ((a - b) << 8) >> 8;
     }
     /** Offset of the ACK PSN. */
-    static final int ACK_PSN_OFFSET = 8;
+    public static final int ACK_PSN_OFFSET = 8;
     /** Offset of the segment length. */
-    static final int SEGMENT_LENGTH_OFFSET = 12;
+    public static final int SEGMENT_LENGTH_OFFSET = 12;
     /** Offset of the segment offset. */
-    static final int SEGMENT_OFFSET_OFFSET = 16;
+    public static final int SEGMENT_OFFSET_OFFSET = 16;
     /** Offset of the message length. */
-    static final int MESSAGE_LENGTH_OFFSET = 20;
+    public static final int MESSAGE_LENGTH_OFFSET = 20;
     /** Offset of the immediate data. */
-    static final int IMM_OFFSET = 24;
+    public static final int IMM_OFFSET = 24;
     /** Offset of the rkey. */
-    static final int RKEY_OFFSET = 28;
+    public static final int RKEY_OFFSET = 28;
     /** Offset of the remote address. */
-    static final int REMOTE_ADDR_OFFSET = 32;
+    public static final int REMOTE_ADDR_OFFSET = 32;
     /** Offset of the atomic compare/add operand. */
-    static final int COMPARE_ADD_OFFSET = 40;
+    public static final int COMPARE_ADD_OFFSET = 40;
     /** Offset of the atomic swap operand. */
-    static final int SWAP_OFFSET = 48;
+    public static final int SWAP_OFFSET = 48;
     /** Length of a frame header. */
-    static final int HEADER_LENGTH = 56;
+    public static final int HEADER_LENGTH = 56;
     /** Largest payload of one frame. */
-    static final int MAX_SEGMENT_LENGTH = 64 * 1024;
+    public static final int MAX_SEGMENT_LENGTH = 64 * 1024;
     /** Largest frame. */
-    static final int MAX_FRAME_LENGTH = HEADER_LENGTH + MAX_SEGMENT_LENGTH;
+    public static final int MAX_FRAME_LENGTH = HEADER_LENGTH + MAX_SEGMENT_LENGTH;
 
     /** Request: SEND. */
-    static final byte OP_SEND = 1;
+    public static final byte OP_SEND = 1;
     /** Request: SEND with immediate. */
-    static final byte OP_SEND_IMM = 2;
+    public static final byte OP_SEND_IMM = 2;
     /** Request: RDMA WRITE. */
-    static final byte OP_WRITE = 3;
+    public static final byte OP_WRITE = 3;
     /** Request: RDMA WRITE with immediate. */
-    static final byte OP_WRITE_IMM = 4;
+    public static final byte OP_WRITE_IMM = 4;
     /** Request: RDMA READ. */
-    static final byte OP_READ = 5;
+    public static final byte OP_READ = 5;
     /** Request: atomic compare and swap. */
-    static final byte OP_CMP_SWAP = 6;
+    public static final byte OP_CMP_SWAP = 6;
     /** Request: atomic fetch and add. */
-    static final byte OP_FETCH_ADD = 7;
+    public static final byte OP_FETCH_ADD = 7;
     /** Response: RDMA READ data. */
-    static final byte OP_READ_RESPONSE = 8;
+    public static final byte OP_READ_RESPONSE = 8;
     /** Response: atomic original value (in the compare/add field). */
-    static final byte OP_ATOMIC_RESPONSE = 9;
+    public static final byte OP_ATOMIC_RESPONSE = 9;
     /** Response: ACK or NAK, see the syndrome. */
-    static final byte OP_ACK = 10;
+    public static final byte OP_ACK = 10;
     /** Control: the sender's QP was destroyed or reset; nothing follows, the link closes. */
-    static final byte OP_GOODBYE = 11;
+    public static final byte OP_GOODBYE = 11;
 
     /** Flag: the requester asked for a solicited event. */
-    static final byte FLAG_SOLICITED = 1;
+    public static final byte FLAG_SOLICITED = 1;
     /**
      * Flag: the requester wants this message acknowledged promptly (its completion is signaled or its send queue
      * is half full), as IB's AckReq bit. Without it the responder may acknowledge a stream in bulk.
      */
-    static final byte FLAG_ACK_REQUEST = 2;
+    public static final byte FLAG_ACK_REQUEST = 2;
 
     /** Syndrome: positive acknowledgement. */
-    static final byte SYNDROME_ACK = 0;
+    public static final byte SYNDROME_ACK = 0;
     /** Syndrome: receiver not ready, retry after the RNR timer. */
-    static final byte SYNDROME_RNR_NAK = 1;
+    public static final byte SYNDROME_RNR_NAK = 1;
     /** Syndrome: invalid request (for example the message is longer than the receive buffer). */
-    static final byte SYNDROME_NAK_INVALID_REQUEST = 2;
+    public static final byte SYNDROME_NAK_INVALID_REQUEST = 2;
     /** Syndrome: remote access error (rkey, bounds, access flags, alignment). */
-    static final byte SYNDROME_NAK_REMOTE_ACCESS = 3;
+    public static final byte SYNDROME_NAK_REMOTE_ACCESS = 3;
     /** Syndrome: remote operational error (the responder could not write its receive buffer). */
-    static final byte SYNDROME_NAK_REMOTE_OPERATION = 4;
+    public static final byte SYNDROME_NAK_REMOTE_OPERATION = 4;
 
     /** Offset of the UD opcode. */
-    static final int UD_OPCODE_OFFSET = 0;
+    public static final int UD_OPCODE_OFFSET = 0;
     /** Offset of the UD flags. */
-    static final int UD_FLAGS_OFFSET = 1;
+    public static final int UD_FLAGS_OFFSET = 1;
     /** Offset of the UD source QPN. */
-    static final int UD_SRC_QPN_OFFSET = 4;
+    public static final int UD_SRC_QPN_OFFSET = 4;
     /** Offset of the UD destination QPN. */
-    static final int UD_DST_QPN_OFFSET = 8;
+    public static final int UD_DST_QPN_OFFSET = 8;
     /** Offset of the UD Q_Key. */
-    static final int UD_QKEY_OFFSET = 12;
+    public static final int UD_QKEY_OFFSET = 12;
     /** Offset of the UD immediate data. */
-    static final int UD_IMM_OFFSET = 16;
+    public static final int UD_IMM_OFFSET = 16;
     /** Offset of the UD payload length. */
-    static final int UD_PAYLOAD_LENGTH_OFFSET = 20;
+    public static final int UD_PAYLOAD_LENGTH_OFFSET = 20;
     /** Offset of the UD source GID. */
-    static final int UD_SRC_GID_OFFSET = 24;
+    public static final int UD_SRC_GID_OFFSET = 24;
     /** Offset of the UD destination GID. */
-    static final int UD_DST_GID_OFFSET = 40;
+    public static final int UD_DST_GID_OFFSET = 40;
     /** Length of the UD header. */
-    static final int UD_HEADER_LENGTH = 56;
+    public static final int UD_HEADER_LENGTH = 56;
 
     /** Length of the global routing header at the start of every UD receive buffer. */
-    static final int GRH_LENGTH = 40;
+    public static final int GRH_LENGTH = 40;
     /** Offset of the GRH version, traffic class and flow label word (big-endian, as on the wire). */
-    static final int GRH_VERSION_OFFSET = 0;
+    public static final int GRH_VERSION_OFFSET = 0;
     /** Offset of the GRH payload length (big-endian). */
-    static final int GRH_PAYLOAD_LENGTH_OFFSET = 4;
+    public static final int GRH_PAYLOAD_LENGTH_OFFSET = 4;
     /** Offset of the GRH next header byte. */
-    static final int GRH_NEXT_HEADER_OFFSET = 6;
+    public static final int GRH_NEXT_HEADER_OFFSET = 6;
     /** Offset of the GRH hop limit byte. */
-    static final int GRH_HOP_LIMIT_OFFSET = 7;
+    public static final int GRH_HOP_LIMIT_OFFSET = 7;
     /** Offset of the GRH source GID. */
-    static final int GRH_SGID_OFFSET = 8;
+    public static final int GRH_SGID_OFFSET = 8;
     /** Offset of the GRH destination GID. */
-    static final int GRH_DGID_OFFSET = 24;
+    public static final int GRH_DGID_OFFSET = 24;
     /** GRH next header value for an IB transport header. */
-    static final int GRH_NEXT_HEADER_IBA = 0x1b;
+    public static final int GRH_NEXT_HEADER_IBA = 0x1b;
     /** GRH first word: IP version 6, no traffic class or flow label. */
-    static final int GRH_VERSION_6 = 0x60000000;
+    public static final int GRH_VERSION_6 = 0x60000000;
 
     private SoftFrameDescriptor()
     {
@@ -274,7 +274,7 @@ final class SoftFrameDescriptor
      * @param opcode a frame opcode.
      * @return whether it is a request handled by the responder.
      */
-    static boolean isRequest(final int opcode)
+    public static boolean isRequest(final int opcode)
     {
         return opcode >= OP_SEND && opcode <= OP_FETCH_ADD;
     }
@@ -283,8 +283,17 @@ final class SoftFrameDescriptor
      * @param opcode a frame opcode.
      * @return whether it is known.
      */
-    static boolean isValidOpcode(final int opcode)
+    public static boolean isValidOpcode(final int opcode)
     {
         return opcode >= OP_SEND && opcode <= OP_GOODBYE;
+    }
+
+    /**
+     * @param segment a frame header's segment length.
+     * @return whether it is one a frame can have: 0 to {@link #MAX_SEGMENT_LENGTH}.
+     */
+    public static boolean isValidSegment(final int segment)
+    {
+        return segment >= 0 && segment <= MAX_SEGMENT_LENGTH;
     }
 }

@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import org.agrona.BufferUtil;
 
@@ -6,53 +6,62 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * The link of a connected QP: its {@link SoftWire} (a TCP connection, or memory to a QP of the same device), with
  * reusable direct receive and transmit buffers. Both buffers stay in write mode: bytes received are in
- * {@code [rxStart, rx.position())}, bytes to send in {@code [0, tx.position())}. Not thread-safe: the owning QP's
- * lock guards it.
+ * {@code [rxStart, rx.position())}, bytes to send in {@code [0, tx.position())}. While the device injects faults,
+ * what it receives goes through {@link SoftFaultyFrames}. Not thread-safe: the owning QP's lock guards it.
  */
-final class SoftLink
+public final class SoftLink
 {
     private static final int BUFFER_LENGTH = 4 * SoftFrameDescriptor.MAX_FRAME_LENGTH;
 
     private final SoftWire wire;
+    private final Supplier<SoftFaults> faults;
     private final ByteBuffer rx = ByteBuffer.allocateDirect(BUFFER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
     private final ByteBuffer tx = ByteBuffer.allocateDirect(BUFFER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
     private final long rxAddress = BufferUtil.address(rx);
     private final long txAddress = BufferUtil.address(tx);
     private int rxStart;
     private boolean closed;
+    private SoftFaultyFrames faultyFrames;
 
-    private SoftLink(final SoftWire wire)
+    private SoftLink(final SoftWire wire, final Supplier<SoftFaults> faults)
     {
         this.wire = wire;
+        this.faults = faults;
     }
 
     /**
      * Starts a non-blocking connection to another device whose first bytes will be the HELLO naming the two QPs.
      *
      * @param token  the connecting QP's link token, which the HELLO carries.
-     * @param device the device whose shared-memory link to offer in the HELLO, or null to offer none.
+     * @param offer  makes the shared-memory wire to offer in the HELLO over the socket (null if it cannot), or null
+     *               to offer none.
+     * @param faults gives the faults the device injects into what it receives, or null for none; asked at every
+     *               read.
      */
-    static SoftLink connect(
+    public static SoftLink connect(
         final InetSocketAddress remote, final int srcIpv4, final int srcPort, final int srcQpn, final int dstQpn,
-        final SoftLinkToken token, final SoftDevice device) throws IOException
+        final SoftLinkToken token, final BiFunction<SoftSocketWire, ByteBuffer, SoftSharedMemoryWire> offer,
+        final Supplier<SoftFaults> faults) throws IOException
     {
         final SoftSocketWire socket = SoftSocketWire.connect(remote);
-        if (device != null)
+        if (offer != null)
         {
             final ByteBuffer hello =
                 ByteBuffer.allocate(SoftFrameDescriptor.HELLO_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
             putHello(hello, srcIpv4, srcPort, srcQpn, dstQpn, token);
-            final SoftSharedMemoryWire wire = device.offerSharedMemory(socket, hello);
+            final SoftSharedMemoryWire wire = offer.apply(socket, hello);
             if (wire != null)
             {
-                return new SoftLink(wire);
+                return new SoftLink(wire, faults);
             }
         }
-        final SoftLink link = new SoftLink(socket);
+        final SoftLink link = new SoftLink(socket, faults);
         putHello(link.tx, srcIpv4, srcPort, srcQpn, dstQpn, token);
         link.tx.position(SoftFrameDescriptor.HELLO_LENGTH);
         return link;
@@ -73,26 +82,31 @@ final class SoftLink
 
     /**
      * Wraps an accepted link whose HELLO has been read (and any shared-memory offer answered).
+     *
+     * @param faults gives the faults the device injects into what it receives, or null for none; asked at every
+     *               read.
      */
-    static SoftLink accepted(final SoftWire wire)
+    public static SoftLink accepted(final SoftWire wire, final Supplier<SoftFaults> faults)
     {
-        return new SoftLink(wire);
+        return new SoftLink(wire, faults);
     }
 
     /**
      * @return the two ends of a link in memory between QPs {@code first} (index 0) and {@code second} of this
      *         device: no HELLO, as nothing else can reach either end.
+     * @param faults gives the faults the device injects into what it receives, or null for none; asked at every
+     *               read.
      */
-    static SoftLink[] inMemory(final int first, final int second)
+    public static SoftLink[] inMemory(final int first, final int second, final Supplier<SoftFaults> faults)
     {
         final SoftMemoryWire[] wires = SoftMemoryWire.pair(first, second);
-        return new SoftLink[]{ new SoftLink(wires[0]), new SoftLink(wires[1]) };
+        return new SoftLink[]{ new SoftLink(wires[0], faults), new SoftLink(wires[1], faults) };
     }
 
     /**
      * @return true once connected; throws if the connection failed.
      */
-    boolean established() throws IOException
+    public boolean established() throws IOException
     {
         return wire.finishConnect();
     }
@@ -102,20 +116,29 @@ final class SoftLink
      *
      * @return bytes read, or -1 at end of stream.
      */
-    int read() throws IOException
+    public int read() throws IOException
     {
         if (rxStart > 0 && rx.remaining() < SoftFrameDescriptor.MAX_FRAME_LENGTH)
         {
             compactRx();
         }
-        return wire.read(rx);
+        final SoftFaults injected = faults.get();
+        if (injected == null && (faultyFrames == null || faultyFrames.idle()))
+        {
+            return wire.read(rx);
+        }
+        if (faultyFrames == null)
+        {
+            faultyFrames = new SoftFaultyFrames();
+        }
+        return faultyFrames.read(wire, injected, rx, rxAddress, rxStart);
     }
 
     /**
      * Reads what the wire has, to tell whether the peer's QP has left the link already: closed the connection, or
      * said goodbye first (its frame is then next).
      */
-    boolean closedByPeer()
+    public boolean closedByPeer()
     {
         try
         {
@@ -128,32 +151,32 @@ final class SoftLink
         }
     }
 
-    boolean rxFull()
+    public boolean rxFull()
     {
         return !rx.hasRemaining();
     }
 
-    ByteBuffer rx()
+    public ByteBuffer rx()
     {
         return rx;
     }
 
-    long rxAddress()
+    public long rxAddress()
     {
         return rxAddress;
     }
 
-    int rxStart()
+    public int rxStart()
     {
         return rxStart;
     }
 
-    int rxAvailable()
+    public int rxAvailable()
     {
         return rx.position() - rxStart;
     }
 
-    void consume(final int length)
+    public void consume(final int length)
     {
         rxStart += length;
         if (rxStart == rx.position())
@@ -163,17 +186,17 @@ final class SoftLink
         }
     }
 
-    ByteBuffer tx()
+    public ByteBuffer tx()
     {
         return tx;
     }
 
-    long txAddress()
+    public long txAddress()
     {
         return txAddress;
     }
 
-    int txRoom()
+    public int txRoom()
     {
         return tx.remaining();
     }
@@ -183,7 +206,7 @@ final class SoftLink
      *
      * @return whether there is room now.
      */
-    boolean ensureTxRoom(final int length) throws IOException
+    public boolean ensureTxRoom(final int length) throws IOException
     {
         if (tx.remaining() >= length)
         {
@@ -198,7 +221,7 @@ final class SoftLink
      *
      * @return whether nothing is left pending.
      */
-    boolean flush() throws IOException
+    public boolean flush() throws IOException
     {
         if (tx.position() == 0)
         {
@@ -219,7 +242,7 @@ final class SoftLink
      * Has the progress thread woken when the link has something to read. Called only by the progress thread, for
      * the QPs it drives.
      */
-    void watch(final SoftProgressAgent progress) throws IOException
+    public void watch(final SoftWireWatcher progress) throws IOException
     {
         wire.watch(progress);
     }
@@ -227,12 +250,12 @@ final class SoftLink
     /**
      * Undoes {@link #watch}. Progress thread only.
      */
-    void unwatch()
+    public void unwatch()
     {
         wire.unwatch();
     }
 
-    String peer()
+    public String peer()
     {
         return wire.peer();
     }
@@ -240,12 +263,12 @@ final class SoftLink
     /**
      * @return the wire, while the link runs through shared memory with a process of this host; else null.
      */
-    SoftSharedMemoryWire sharedMemory()
+    public SoftSharedMemoryWire sharedMemory()
     {
         return !closed && wire instanceof SoftSharedMemoryWire shared && shared.shared() ? shared : null;
     }
 
-    void close()
+    public void close()
     {
         if (!closed)
         {

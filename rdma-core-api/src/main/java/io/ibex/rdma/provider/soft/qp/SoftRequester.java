@@ -1,5 +1,13 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.qp;
 
+import io.ibex.rdma.provider.soft.SoftAddressHandle;
+import io.ibex.rdma.provider.soft.SoftCompletionQueue;
+import io.ibex.rdma.provider.soft.SoftDevice;
+import io.ibex.rdma.provider.soft.SoftMemoryRegion;
+import io.ibex.rdma.provider.soft.SoftProtectionDomain;
+import io.ibex.rdma.provider.soft.wire.SoftLink;
+import io.ibex.rdma.provider.soft.wire.SoftPeerRegions;
+import io.ibex.rdma.provider.soft.wire.SoftSharedMemoryWire;
 import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.verbs.AccessFlags;
 import io.ibex.rdma.verbs.Gid;
@@ -25,8 +33,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-import static io.ibex.rdma.provider.soft.SoftFrameDescriptor.*;
-import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
+import static io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor.*;
+import static io.ibex.rdma.provider.soft.wire.SoftUnsafe.UNSAFE;
 
 /**
  * The send side of a {@link SoftQueuePair}: the send queue, transmission of requests (RC/UC frames on the
@@ -35,19 +43,21 @@ import static io.ibex.rdma.provider.soft.SoftUnsafe.UNSAFE;
  * <p>
  * Every method runs with the QP lock held. Work requests are copied into preallocated slots at post time, so
  * posting and transmitting allocate nothing.
+ * <p>
+ * One class, though long: the send queue's slots, the PSNs and the retry state are one state machine (rxe's
+ * requester and completer), which every step here reads and moves; split, each part would reach into the other's
+ * arrays.
  */
-final class SoftRequester
+public final class SoftRequester
 {
     private static final Logger LOG = LoggerFactory.getLogger(SoftRequester.class);
     private static final int RNR_RETRY_INFINITE = 7;
     private static final long TRANSPORT_TIMER_UNIT_NANOS = 4096;
     /**
-     * Floor of the transport timer's period. A soft peer's "HCA" is its JVM's threads, which the OS (on a loaded
-     * machine) or a collection may stop for hundreds of milliseconds, where an HCA would go on acknowledging; and
-     * over TCP no frame is lost, and a peer that dies closes the link at once. So the timer has only a peer to
-     * catch that stopped answering with its socket open, and must not take a stalled one for it: with IB's
-     * default timeout 14 (67 ms) and retry_cnt 7 it failed a stream after a 536 ms stall (found by the soak,
-     * docs/reliability.md); now it waits (retry_cnt + 1) seconds at least.
+     * Floor of the transport timer's period. A soft peer's "HCA" is its JVM's threads, which the OS or a collection
+     * may stop for hundreds of milliseconds, where an HCA would go on acknowledging; and over TCP no frame is lost,
+     * and a peer that dies closes the link at once. So the timer has only a peer to catch that stopped answering
+     * with its socket open, and must not take a stalled one for it: it waits (retry_cnt + 1) seconds at least.
      */
     private static final long MIN_TRANSPORT_TIMER_NANOS = 1_000_000_000L;
     /** Frame opcode of each {@link SendOpcode}, by ordinal. */
@@ -61,7 +71,7 @@ final class SoftRequester
         122_880_000L, 163_840_000L, 245_760_000L, 327_680_000L, 491_520_000L};
 
     private final SoftQueuePair qp;
-    private final SoftResponder responder;
+    private final SoftAcks acks;
     private final SoftDevice device;
     private final SoftProtectionDomain pd;
     private final SoftCompletionQueue sendCq;
@@ -113,7 +123,7 @@ final class SoftRequester
 
     SoftRequester(
         final SoftQueuePair qp,
-        final SoftResponder responder,
+        final SoftAcks acks,
         final SoftDevice device,
         final SoftProtectionDomain pd,
         final SoftCompletionQueue sendCq,
@@ -122,7 +132,7 @@ final class SoftRequester
         final boolean sqSigAll)
     {
         this.qp = qp;
-        this.responder = responder;
+        this.acks = acks;
         this.device = device;
         this.pd = pd;
         this.sendCq = sendCq;
@@ -454,7 +464,7 @@ final class SoftRequester
             final ByteBuffer tx = link.tx();
             final int at = tx.position();
             final boolean last = txOffset + segment == payload;
-            responder.putHeader(tx, at, frameOpcode, last ? lastFrameFlags(slot) : 0, sPsns[slot], segment, txOffset,
+            acks.putHeader(tx, at, frameOpcode, last ? lastFrameFlags(slot) : 0, sPsns[slot], segment, txOffset,
                 length);
             tx.putInt(at + IMM_OFFSET, sImm[slot]);
             tx.putInt(at + RKEY_OFFSET, sRkeys[slot]);

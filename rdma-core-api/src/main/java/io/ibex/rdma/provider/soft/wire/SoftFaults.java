@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import java.util.EnumMap;
 import java.util.Locale;
@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
  * Fault injection for the soft device, for tests: what a lossy network would do to its UD datagrams and to the
  * frames of its RC and UC links, decided per datagram or frame as it arrives, from a seeded random sequence (the
  * same seed and traffic give the same faults). Set with {@code -Dibex.soft.faults=SPEC} (read when the device
- * starts) or {@link SoftProvider#injectFaults(String)}; the spec is a comma-separated list of
+ * starts) or {@code SoftProvider.injectFaults(spec)}; the spec is a comma-separated list of
  * {@code name:value}:
  * <pre>
  *   drop:P        the datagram or frame is lost
@@ -24,15 +24,16 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  * Probabilities are in [0, 1] and add up to at most 1: one draw per datagram or frame picks at most one fault.
  * While a datagram or frame is held back (reorder, delay), the next ones are not held too. {@link #count} says
- * how many of each fault happened.
+ * how many of each fault happened. {@link SoftFaultyDatagrams} and {@link SoftFaultyFrames} apply the draws; this
+ * class is thread-safe.
  */
-final class SoftFaults
+public final class SoftFaults
 {
     /** The system property read when the device starts. */
     static final String PROPERTY = "ibex.soft.faults";
 
     /** What happens to one datagram or frame. */
-    enum Fault
+    public enum Fault
     {
         /** Nothing: it arrives as sent. */
         NONE,
@@ -111,13 +112,13 @@ final class SoftFaults
      * @return the injector, its counts at 0.
      * @throws IllegalArgumentException naming the item of the spec that is wrong.
      */
-    static SoftFaults parse(final String spec)
+    public static SoftFaults parse(final String spec)
     {
         return new SoftFaults(spec);
     }
 
     /** @return the injector {@value #PROPERTY} asks for, or null. */
-    static SoftFaults fromSystemProperty()
+    public static SoftFaults fromSystemProperty()
     {
         final String spec = System.getProperty(PROPERTY);
         return spec == null || spec.isBlank() ? null : parse(spec);
@@ -127,13 +128,13 @@ final class SoftFaults
      * @param fault a fault.
      * @return how many datagrams and frames it happened to ({@link Fault#NONE}: how many arrived untouched).
      */
-    synchronized long count(final Fault fault)
+    public synchronized long count(final Fault fault)
     {
         return counts[fault.ordinal()];
     }
 
     /** @return how long a delayed datagram or frame is held back. */
-    long delayNanos()
+    public long delayNanos()
     {
         return delayNanos;
     }
@@ -145,7 +146,7 @@ final class SoftFaults
      * @param canHold  whether it may be held back (nothing else is).
      * @return the fault, counted.
      */
-    synchronized Fault next(final boolean datagram, final boolean canHold)
+    public synchronized Fault next(final boolean datagram, final boolean canHold)
     {
         Fault fault = Fault.NONE;
         if (datagram ? datagrams : frames)

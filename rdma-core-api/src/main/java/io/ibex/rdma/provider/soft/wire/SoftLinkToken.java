@@ -1,4 +1,4 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
 import io.ibex.rdma.verbs.QueuePair;
 
@@ -40,27 +40,27 @@ public final class SoftLinkToken
      * @param hello a complete HELLO.
      * @return a copy of the token it carries.
      */
-    static byte[] of(final ByteBuffer hello)
+    public static byte[] of(final ByteBuffer hello)
     {
         final byte[] token = new byte[LENGTH];
         hello.get(SoftFrameDescriptor.HELLO_TOKEN_OFFSET, token);
         return token;
     }
 
-    void set(final byte[] token)
+    public void set(final byte[] token)
     {
         System.arraycopy(token, 0, bytes, 0, LENGTH);
         bound = true;
     }
 
-    void clear()
+    public void clear()
     {
         Arrays.fill(bytes, (byte)0);
         bound = false;
     }
 
     /** @return whether a connection manager bound a token (else the QP takes the all-zero one). */
-    boolean bound()
+    public boolean bound()
     {
         return bound;
     }
@@ -77,7 +77,7 @@ public final class SoftLinkToken
      * @param offered the token a HELLO carried.
      * @return whether it is this one; compared in constant time.
      */
-    boolean admits(final byte[] offered)
+    public boolean admits(final byte[] offered)
     {
         return MessageDigest.isEqual(bytes, offered);
     }

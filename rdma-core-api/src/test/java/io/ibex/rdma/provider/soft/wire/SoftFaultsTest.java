@@ -1,6 +1,6 @@
-package io.ibex.rdma.provider.soft;
+package io.ibex.rdma.provider.soft.wire;
 
-import io.ibex.rdma.provider.soft.SoftFaults.Fault;
+import io.ibex.rdma.provider.soft.wire.SoftFaults.Fault;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
