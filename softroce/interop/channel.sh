@@ -1,7 +1,7 @@
 #!/bin/bash
 # `ibex channel` as two processes on rxe0, RC and UD: the example config examples/channel-loopback.conf with
 # provider = "disni" and the guest's address in place of 127.0.0.1, nothing else changed (docs/transport.md,
-# "Real RDMA"). The target reads and checks every sample (count, order, values); both sides exit 0 only when
+# "Running across hosts"). The target reads and checks every sample (count, order, values); both sides exit 0 only when
 # nothing was lost, dropped or invalid.
 # Run by softroce/real-verbs-guest.sh inside the Soft-RoCE guest (see lib.bash).
 set -u

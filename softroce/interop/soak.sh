@@ -6,7 +6,7 @@
 # emulated CPU makes the target's JVM slower than the guest kernel's rxe, so that a target that falls behind is not
 # overrun at once (an RNR NAK makes rxe resend everything after it): the receive queues and CQs hold
 # IBEX_SOAK_DEPTH (default 1024) and both sides idle with IBEX_SOAK_IDLE (default backoff), which leaves the vCPUs to
-# rxe. Under emulation the JVMs take up to 100 s to start (docs/reliability.md), hence a 300 s bound on each command
+# rxe. Under emulation the JVMs take up to 100 s to start, hence a 300 s bound on each command
 # unless INTEROP_TIMEOUT says otherwise; a long run needs a larger one.
 # Run by softroce/real-verbs-guest.sh inside the Soft-RoCE guest (see lib.bash).
 set -u
