@@ -16,8 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Open/close cycles of a channel free what each took: 100 by default, 1000 with {@code -Dibex.test.cycles=1000}
- * (docs/reliability.md has the times). A cycle opens a target and a source on fresh ports, waits until both are
+ * Open/close cycles of a channel free what each took: 100 by default, 1000 with {@code -Dibex.test.cycles=1000}.
+ * A cycle opens a target and a source on fresh ports, waits until both are
  * connected, sends samples through, checks them and closes both. After every cycle
  * the provider's open verbs objects are back at their count after the first (which starts what lives as long as
  * the process: the soft device and its progress thread, the device context rdma_cm shares); after the last, so
