@@ -136,7 +136,7 @@ final class ChannelConnector implements Runnable
         this.listener = listener;
         this.qpType = qpType(config.mode());
         this.rnrTuning = new RnrTuning(config.name());
-        this.admission = new Admission(config.admissionTimeout().toNanos());
+        this.admission = new Admission(config.in().admissionTimeout().toNanos());
         this.refused = new ThrottledWarning(LOG, config.name(), "rejecting a connection request ({}): this " +
             "target is connected to another source");
         this.unproven = new ThrottledWarning(LOG, config.name(), "rejecting a connection request ({}): it did " +
@@ -148,7 +148,7 @@ final class ChannelConnector implements Runnable
         this.pushedOut = new ThrottledWarning(LOG, config.name(), "more than " + Admission.SLOTS + " connections " +
             "were being set up at once, so the oldest made room for a newer request (the latest: {}); a flood of " +
             "half-open connections looks like this");
-        this.backoff = new Backoff(config.reconnectMinDelay(), config.reconnectMaxDelay());
+        this.backoff = new Backoff(config.out().reconnectMinDelay(), config.out().reconnectMaxDelay());
         this.first = first;
         AsyncEvents.own(sendCq, asyncEvents);
         AsyncEvents.own(receiveCq, asyncEvents);
@@ -168,7 +168,7 @@ final class ChannelConnector implements Runnable
      */
     static CmId bindFirst(final ChannelConfig config, final EventChannel events)
     {
-        return bind(config, events, config.isSource() ? anyPort(config) : config.inAddress());
+        return bind(config, events, config.isSource() ? anyPort(config) : config.in().address());
     }
 
     /** @return whether a listening id is up (any thread). */
@@ -258,7 +258,7 @@ final class ChannelConnector implements Runnable
             connect(first);
             if (qpType == QpType.UD)
             {
-                listen(bound(config.inAddress()));
+                listen(bound(config.in().address()));
             }
         }
     }
@@ -270,7 +270,7 @@ final class ChannelConnector implements Runnable
 
     private static InetSocketAddress anyPort(final ChannelConfig config)
     {
-        return new InetSocketAddress(config.inAddress().getAddress(), 0);
+        return new InetSocketAddress(config.in().address().getAddress(), 0);
     }
 
     private static CmId bind(final ChannelConfig config, final EventChannel events, final InetSocketAddress address)
@@ -291,8 +291,8 @@ final class ChannelConnector implements Runnable
     private void connect(final CmId id)
     {
         connecting = id;
-        LOG.info("{}: connecting to {} ({})", config.name(), config.outAddress(), config.mode());
-        id.resolveAddr(null, config.outAddress(), config.outResolutionTimeoutMillis());
+        LOG.info("{}: connecting to {} ({})", config.name(), config.out().address(), config.mode());
+        id.resolveAddr(null, config.out().address(), config.out().resolutionTimeoutMillis());
     }
 
     private void listen(final CmId id)
@@ -374,7 +374,7 @@ final class ChannelConnector implements Runnable
             case CONNECT_REQUEST -> onConnectRequest(event);
             case ADDR_ERROR, ROUTE_ERROR, UNREACHABLE, CONNECT_ERROR, REJECTED -> onConnectFailed(event);
             case DISCONNECTED -> onDisconnected(id);
-            case DEVICE_REMOVAL -> listener.failed("the device of " + config.inAddress() + " was removed", null);
+            case DEVICE_REMOVAL -> listener.failed("the device of " + config.in().address() + " was removed", null);
             default -> LOG.debug("{}: ignoring {}", config.name(), event);
         }
     }
@@ -383,7 +383,7 @@ final class ChannelConnector implements Runnable
     {
         if (id == connecting)
         {
-            id.resolveRoute(config.outResolutionTimeoutMillis());
+            id.resolveRoute(config.out().resolutionTimeoutMillis());
         }
     }
 
@@ -407,7 +407,7 @@ final class ChannelConnector implements Runnable
             ConnectProofDescriptor.REQUEST_LENGTH);
         if (proof != null)
         {
-            proof.writeRequest(config.outAddress(), requestData, requestProofOffset);
+            proof.writeRequest(config.out().address(), requestData, requestProofOffset);
         }
         id.connect(ConnParam.of(requestData));
     }
@@ -667,15 +667,15 @@ final class ChannelConnector implements Runnable
     /** After a failed connect: fall back to listening, try again later, or give up, as the config says. */
     private void connectFailed(final String reason)
     {
-        final String what = "connecting to " + config.outAddress() + " failed: " + reason;
+        final String what = "connecting to " + config.out().address() + " failed: " + reason;
         lastConnectFailure = what;
-        if (!everConnected && config.outUseFallback() && listening == null)
+        if (!everConnected && config.out().useFallback() && listening == null)
         {
             LOG.warn("{}: {}: falling back to listening on {} as a target (out.use_fallback)", config.name(), what,
-                config.inAddress());
-            listen(bound(config.inAddress()));
+                config.in().address());
+            listen(bound(config.in().address()));
         }
-        else if (config.reconnect())
+        else if (config.out().reconnect())
         {
             retryLater(what);
         }
@@ -695,9 +695,9 @@ final class ChannelConnector implements Runnable
         }
         LOG.info("{}: disconnected: {}", config.name(), lost);
         tearDown(lost);
-        if (lost.outgoing() && config.reconnect())
+        if (lost.outgoing() && config.out().reconnect())
         {
-            retryLater("the peer at " + config.outAddress() + " disconnected");
+            retryLater("the peer at " + config.out().address() + " disconnected");
         }
     }
 
@@ -752,8 +752,8 @@ final class ChannelConnector implements Runnable
     {
         final CompletionQueue cq = receive ? receiveCq : sendCq;
         return (receive ? "the receive" : "the send") + " completion queue overran: more completions than its " +
-            cq.cqe() + " entries (" + (receive ? "in.cq_size = " + config.inCqSize() : "out.cq_size = " +
-            config.outCqSize()) + "), so completions were lost; the channel keeps no more " + (receive ?
+            cq.cqe() + " entries (" + (receive ? "in.cq_size = " + config.in().cqSize() : "out.cq_size = " +
+            config.out().cqSize()) + "), so completions were lost; the channel keeps no more " + (receive ?
             "receives posted" : "sends in flight") + " than it holds, so work requests it did not post completed " +
             "into it";
     }
@@ -777,7 +777,7 @@ final class ChannelConnector implements Runnable
             disconnectQuietly(broken);
             tearDown(broken);
         }
-        if (broken.outgoing() && config.reconnect())
+        if (broken.outgoing() && config.out().reconnect())
         {
             retryLater("the connection broke");
         }
@@ -837,8 +837,8 @@ final class ChannelConnector implements Runnable
 
     private Connection newConnection(final CmId id, final boolean outgoing)
     {
-        final QpCapabilities cap = new QpCapabilities(config.outMaxWrs(), config.inMaxWrs(), 1, 1,
-            config.outMaxInlineData());
+        final QpCapabilities cap = new QpCapabilities(config.out().maxWrs(), config.in().maxWrs(), 1, 1,
+            config.out().maxInlineData());
         if (qpType == QpType.UC)
         {
             id.createQp(pd, new QpInitAttr(QpType.RC, sendCq, receiveCq, new QpCapabilities(1, 1, 1, 1, 0), false));
@@ -847,7 +847,7 @@ final class ChannelConnector implements Runnable
             {
                 UcEndpoint.init(uc);
                 return new Connection(id, logInline(uc), outgoing, UcEndpoint.local(uc, pd.context(),
-                    config.inAddress().getAddress()));
+                    config.in().address().getAddress()));
             }
             catch (final RuntimeException ex)
             {
@@ -861,10 +861,10 @@ final class ChannelConnector implements Runnable
 
     private QueuePair logInline(final QueuePair qp)
     {
-        if (config.outMaxInlineData() > 0 && qp.capabilities().maxInlineData() != config.outMaxInlineData())
+        if (config.out().maxInlineData() > 0 && qp.capabilities().maxInlineData() != config.out().maxInlineData())
         {
             LOG.info("{}: the QP takes {} inline bytes (out.max_inline_data = {})", config.name(),
-                qp.capabilities().maxInlineData(), config.outMaxInlineData());
+                qp.capabilities().maxInlineData(), config.out().maxInlineData());
         }
         return qp;
     }

@@ -501,22 +501,22 @@ public final class SampleChannel implements AutoCloseable
                 requireDatagramsFit(config, context);
                 final ProtectionDomain pd = push(context.allocPd());
                 completionChannel = config.pollMode() == PollMode.EVENT ? push(context.createCompChannel()) : null;
-                final CompletionQueue sendCq = push(context.createCq(config.outCqSize(), null, 0));
-                final CompletionQueue receiveCq = push(context.createCq(config.inCqSize(), completionChannel, 0));
+                final CompletionQueue sendCq = push(context.createCq(config.out().cqSize(), null, 0));
+                final CompletionQueue receiveCq = push(context.createCq(config.in().cqSize(), completionChannel, 0));
                 final int capacity = config.signals().size();
-                final SamplePool sendPool = push(new SamplePool(pd, config.outMaxWrs() + 2 * config.outVectorize(),
-                    capacity, 0));
-                final SamplePool receivePool = push(new SamplePool(pd, config.inMaxWrs() + 2 * config.inVectorize(),
-                    capacity, AccessFlags.LOCAL_WRITE));
-                send = new SendPath(sendPool, sendCq, stats, config.signals(), config.outVectorize(),
-                    config.outMaxInFlight(), config.outPeriodicSignaling(), config.outSendInline());
+                final SamplePool sendPool =
+                    push(new SamplePool(pd, config.out().maxWrs() + 2 * config.out().vectorize(), capacity, 0));
+                final SamplePool receivePool = push(new SamplePool(pd,
+                    config.in().maxWrs() + 2 * config.in().vectorize(), capacity, AccessFlags.LOCAL_WRITE));
+                send = new SendPath(sendPool, sendCq, stats, config.signals(), config.out().vectorize(),
+                    config.out().maxInFlight(), config.out().periodicSignaling(), config.out().sendInline());
                 receive = new ReceivePath(receivePool, receiveCq, stats, clock, config.mode() == TransportMode.UD,
-                    config.inVectorize(), config.inMaxPosted());
+                    config.in().vectorize(), config.in().maxPosted());
                 LOG.info("{}: up to {} sends in flight (out.max_wrs = {}, out.cq_size = {}), one in {} signaled; " +
                     "{} receives kept posted (in.max_wrs - in.buffer_subtraction = {}, in.cq_size = {})",
-                    config.name(), config.outMaxInFlight(), config.outMaxWrs(), config.outCqSize(),
-                    config.outPeriodicSignaling(), config.inMaxPosted(),
-                    config.inMaxWrs() - config.inBufferSubtraction(), config.inCqSize());
+                    config.name(), config.out().maxInFlight(), config.out().maxWrs(), config.out().cqSize(),
+                    config.out().periodicSignaling(), config.in().maxPosted(),
+                    config.in().maxWrs() - config.in().bufferSubtraction(), config.in().cqSize());
                 connector = new ChannelConnector(config, events, first, pd, sendCq, receiveCq, send, receive, stats,
                     listener);
                 thread = new Thread(connector, "ibex-cm-" + config.name());
@@ -535,7 +535,7 @@ public final class SampleChannel implements AutoCloseable
             final String device = context.device().name();
             if (config.device() != null && !config.device().equals(device))
             {
-                throw new ChannelException(config.name() + ": in.address " + config.inAddress() + " is on device " +
+                throw new ChannelException(config.name() + ": in.address " + config.in().address() + " is on device " +
                     device + ", not on the configured device " + config.device());
             }
         }

@@ -58,7 +58,8 @@ class ChannelAuthenticationTest
     {
         final Path secret = secret("target", "0123456789abcdef0123456789abcdef");
         try (SampleChannel target = SampleChannel.open(target(mode, c -> c.secretFile(secret)));
-            SampleChannel source = SampleChannel.open(source(mode, c -> c.reconnect(false).outUseFallback(false))))
+            SampleChannel source = SampleChannel.open(source(mode, c -> c
+                .out(out -> out.reconnect(false).useFallback(false)))))
         {
             awaitFailure(source);
             final String failure = source.failure().getMessage();
@@ -75,7 +76,7 @@ class ChannelAuthenticationTest
         final Path theirs = secret("source", "0123456789abcdef0123456789abcdeX");
         try (SampleChannel target = SampleChannel.open(target(TransportMode.RC, c -> c.secretFile(mine)));
             SampleChannel source = SampleChannel.open(source(TransportMode.RC,
-                c -> c.secretFile(theirs).reconnect(false).outUseFallback(false))))
+                c -> c.secretFile(theirs).out(out -> out.reconnect(false).useFallback(false)))))
         {
             awaitFailure(source);
             final String failure = source.failure().getMessage();
@@ -92,7 +93,7 @@ class ChannelAuthenticationTest
         final Path secret = secret("source", "0123456789abcdef0123456789abcdef");
         try (SampleChannel target = SampleChannel.open(target(mode, c -> { }));
             SampleChannel source = SampleChannel.open(source(mode,
-                c -> c.secretFile(secret).reconnect(false).outUseFallback(false))))
+                c -> c.secretFile(secret).out(out -> out.reconnect(false).useFallback(false)))))
         {
             awaitFailure(source);
             final String failure = source.failure().getMessage();
