@@ -63,7 +63,7 @@ class ChannelAuthenticationTest
         {
             awaitFailure(source);
             final String failure = source.failure().getMessage();
-            assertTrue(failure.endsWith(rejected(mode) + ": " + ChannelConnector.NOT_AUTHENTICATED +
+            assertTrue(failure.endsWith(rejected(mode) + ": " + TargetAcceptor.NOT_AUTHENTICATED +
                 ConnectProof.NO_PROOF + ")"), failure);
             assertEquals(ChannelState.STARTED, target.state(), "the target connected to nobody");
         }
@@ -80,7 +80,7 @@ class ChannelAuthenticationTest
         {
             awaitFailure(source);
             final String failure = source.failure().getMessage();
-            assertTrue(failure.endsWith("REJECTED (status 28: " + ChannelConnector.NOT_AUTHENTICATED +
+            assertTrue(failure.endsWith("REJECTED (status 28: " + TargetAcceptor.NOT_AUTHENTICATED +
                 ConnectProof.WRONG_PROOF + ")"), failure);
             assertEquals(ChannelState.STARTED, target.state(), "the target connected to nobody");
         }

@@ -13,7 +13,7 @@ import java.util.stream.LongStream;
 import static io.ibex.transport.channel.ChannelPair.awaitConnected;
 import static io.ibex.transport.channel.ChannelPair.receive;
 import static io.ibex.transport.channel.ChannelPair.send;
-import static io.ibex.transport.channel.ChannelConnector.QP_REFUSED;
+import static io.ibex.transport.channel.ConnectionFactory.QP_REFUSED;
 import static io.ibex.transport.channel.TestChannels.WAIT_MILLIS;
 import static io.ibex.transport.channel.TestChannels.awaitFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
