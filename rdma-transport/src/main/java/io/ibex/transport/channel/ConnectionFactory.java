@@ -24,7 +24,8 @@ final class ConnectionFactory
 {
     /** How the failure of a channel whose queue pair the device refused starts. */
     static final String QP_REFUSED = "the device refused the connection's queue pair: ";
-    private static final Logger LOG = LoggerFactory.getLogger(ConnectionFactory.class);
+    /** Logs as the connector: one category for everything about a channel's connections. */
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelConnector.class);
 
     private final ChannelConfig config;
     private final QpType qpType;

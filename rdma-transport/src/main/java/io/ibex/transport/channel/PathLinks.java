@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class PathLinks
 {
-    private static final Logger LOG = LoggerFactory.getLogger(PathLinks.class);
+    /** Logs as the connector: one category for everything about a channel's connections. */
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelConnector.class);
     /** How long a torn-down connection's sends may take to complete in ERR (rxe flushes asynchronously). */
     private static final long FLUSH_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 

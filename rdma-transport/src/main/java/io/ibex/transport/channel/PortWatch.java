@@ -21,7 +21,8 @@ final class PortWatch
 {
     /** The device port a channel's connections use, as {@link SampleChannel} assumes. */
     static final int PORT = 1;
-    private static final Logger LOG = LoggerFactory.getLogger(PortWatch.class);
+    /** Logs as the connector: one category for everything about a channel's connections. */
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelConnector.class);
 
     private final String name;
     private final Context context;

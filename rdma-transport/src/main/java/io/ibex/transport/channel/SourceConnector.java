@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class SourceConnector
 {
-    private static final Logger LOG = LoggerFactory.getLogger(SourceConnector.class);
+    /** Logs as the connector: one category for everything about a channel's connections. */
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelConnector.class);
 
     private final ChannelConfig config;
     private final ChannelConnector connector;

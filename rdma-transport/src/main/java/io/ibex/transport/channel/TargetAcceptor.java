@@ -26,7 +26,8 @@ final class TargetAcceptor
 {
     /** How the rejection of a source that did not prove the secret starts, before the reason. */
     static final String NOT_AUTHENTICATED = "not authenticated: ";
-    private static final Logger LOG = LoggerFactory.getLogger(TargetAcceptor.class);
+    /** Logs as the connector: one category for everything about a channel's connections. */
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelConnector.class);
     private static final int LISTEN_BACKLOG = 10;
     private static final long EVENT_WAIT_MILLIS = 20;
     /** Connection requests held back while other events are taken first ({@link #nextEvent}). */
