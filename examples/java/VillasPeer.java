@@ -39,7 +39,7 @@ public final class VillasPeer
         try (SampleChannel channel = SampleChannel.open(config);
             BufferedWriter out = Files.newBufferedWriter(Path.of(args[2])))
         {
-            final SampleBatch batch = new SampleBatch(config.inVectorize());
+            final SampleBatch batch = new SampleBatch(config.in().vectorize());
             // The first sample may take a while (the source starts after us); then IDLE-MS of silence ends it.
             while (channel.read(batch, received == 0 ? 60_000 : idleMillis, TimeUnit.MILLISECONDS) > 0)
             {

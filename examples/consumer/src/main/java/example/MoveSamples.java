@@ -26,10 +26,11 @@ public final class MoveSamples
         final SignalList signals = SignalList.parseFormat("2f1i");
 
         final ChannelConfig targetConfig = ChannelConfig.builder()
-            .name("target").provider(provider).mode(TransportMode.RC).signals(signals).inAddress(address).build();
+            .name("target").provider(provider).mode(TransportMode.RC).signals(signals)
+            .in(in -> in.address(address)).build();
         final ChannelConfig sourceConfig = ChannelConfig.builder()
             .name("source").provider(provider).mode(TransportMode.RC).signals(signals)
-            .inAddress(host + ":10572").outAddress(address).build();
+            .in(in -> in.address(host + ":10572")).out(out -> out.address(address)).build();
 
         try (SampleChannel target = SampleChannel.open(targetConfig);
             SampleChannel source = SampleChannel.open(sourceConfig))
@@ -39,8 +40,8 @@ public final class MoveSamples
                 fail("the source did not connect: " + source.lastConnectFailure());
             }
 
-            final SampleBatch out = new SampleBatch(sourceConfig.outVectorize());
-            final SampleBatch in = new SampleBatch(targetConfig.inVectorize());
+            final SampleBatch out = new SampleBatch(sourceConfig.out().vectorize());
+            final SampleBatch in = new SampleBatch(targetConfig.in().vectorize());
             long sent = 0;
             long received = 0;
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

@@ -25,12 +25,13 @@ public final class ChannelEchoProcess
      */
     public static void main(final String[] args) throws Exception
     {
-        final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
+        final BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
         try (SampleChannel target = SampleChannel.open(ChannelConfig.builder().name("bench-target")
-            .provider(Transports.SOFT).inAddress(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[1])))
+            .provider(Transports.SOFT)
+            .in(in -> in.address(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[1]))))
             .signals(SignalList.ofCount(Integer.parseInt(args[0]))).build()))
         {
-            EchoProcess.echoUntilInputEnds(in, new ChannelEcho(target), args[2]);
+            EchoProcess.echoUntilInputEnds(stdin, new ChannelEcho(target), args[2]);
         }
     }
 }

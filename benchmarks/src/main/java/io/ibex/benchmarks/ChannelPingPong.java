@@ -91,8 +91,8 @@ final class ChannelPingPong implements PingPong
         {
             echo.awaitReady();
             opened = SampleChannel.open(ChannelConfig.builder().name("bench-source").provider(Transports.SOFT)
-                .inAddress(new InetSocketAddress(LOOPBACK, ConnectedChannels.freePort(LOOPBACK)))
-                .outAddress(targetAddress).signals(SignalList.ofCount(values)).build());
+                .in(in -> in.address(new InetSocketAddress(LOOPBACK, ConnectedChannels.freePort(LOOPBACK))))
+                .out(out -> out.address(targetAddress)).signals(SignalList.ofCount(values)).build());
             ConnectedChannels.awaitConnected(opened);
         }
         catch (final InterruptedException ex)

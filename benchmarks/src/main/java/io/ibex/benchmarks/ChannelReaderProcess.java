@@ -31,15 +31,15 @@ public final class ChannelReaderProcess
      */
     public static void main(final String[] args) throws Exception
     {
-        final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
+        final BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
         final ChannelConfig.Builder config = ChannelConfig.builder().name("bench-target").provider(Transports.SOFT)
-            .inAddress(new InetSocketAddress(args[1], Integer.parseInt(args[2])));
+            .in(in -> in.address(new InetSocketAddress(args[1], Integer.parseInt(args[2]))));
         ChannelThroughputBenchmark.configureTarget(config, Integer.parseInt(args[0]));
         try (SampleChannel target = SampleChannel.open(config.build()))
         {
             final ChannelThroughputBenchmark.Reader reader = new ChannelThroughputBenchmark.Reader(target);
             final IdleStrategy idle = EchoProcess.idleStrategy(Boolean.parseBoolean(args[3]));
-            final Thread watcher = new Thread(() -> awaitExpected(in), "channel-reader-input");
+            final Thread watcher = new Thread(() -> awaitExpected(stdin), "channel-reader-input");
             watcher.setDaemon(true);
             watcher.start();
             System.out.println(EchoProcess.READY);

@@ -124,11 +124,11 @@ public class ChannelThroughputBenchmark
         try
         {
             readerProcess.awaitReady();
-            final ChannelConfig.Builder out = ChannelConfig.builder().name("bench-source").provider(provider)
-                .inAddress(new InetSocketAddress(address, ConnectedChannels.freePort(address)))
-                .outAddress(new InetSocketAddress(address, port));
-            configureSource(out);
-            source = SampleChannel.open(out.build());
+            final ChannelConfig.Builder config = ChannelConfig.builder().name("bench-source").provider(provider)
+                .in(in -> in.address(new InetSocketAddress(address, ConnectedChannels.freePort(address))))
+                .out(out -> out.address(new InetSocketAddress(address, port)));
+            configureSource(config);
+            source = SampleChannel.open(config.build());
             resources = new AutoCloseable[]{ source, readerProcess };
             ConnectedChannels.awaitConnected(source);
         }
@@ -144,14 +144,14 @@ public class ChannelThroughputBenchmark
      */
     static void configureTarget(final ChannelConfig.Builder target, final int values)
     {
-        target.signals(SignalList.ofCount(values)).inVectorize(READ_VECTORIZE)
-            .inBufferSubtraction(2 * READ_VECTORIZE).inMaxWrs(256).inCqSize(256);
+        target.signals(SignalList.ofCount(values)).in(in -> in.vectorize(READ_VECTORIZE)
+            .bufferSubtraction(2 * READ_VECTORIZE).maxWrs(256).cqSize(256));
     }
 
-    private void configureSource(final ChannelConfig.Builder out)
+    private void configureSource(final ChannelConfig.Builder config)
     {
-        out.signals(SignalList.ofCount(values)).outVectorize(vectorize).outSendInline(inline)
-            .outMaxInlineData(inline ? Sample.wireLength(values) : 0);
+        config.signals(SignalList.ofCount(values)).out(out -> out.vectorize(vectorize).sendInline(inline)
+            .maxInlineData(inline ? Sample.wireLength(values) : 0));
     }
 
     private void checkReaderAlive()

@@ -37,10 +37,11 @@ final class ConnectedChannels implements AutoCloseable
     {
         final InetSocketAddress targetAddress = new InetSocketAddress(address, freePort(address));
         final ChannelConfig.Builder targetBuilder = ChannelConfig.builder().name("bench-target").provider(provider)
-            .inAddress(targetAddress);
+            .in(in -> in.address(targetAddress));
         targetConfig.accept(targetBuilder);
         final ChannelConfig.Builder sourceBuilder = ChannelConfig.builder().name("bench-source").provider(provider)
-            .inAddress(new InetSocketAddress(address, freePort(address))).outAddress(targetAddress);
+            .in(in -> in.address(new InetSocketAddress(address, freePort(address))))
+            .out(out -> out.address(targetAddress));
         sourceConfig.accept(sourceBuilder);
         target = SampleChannel.open(targetBuilder.build());
         SampleChannel opened = null;

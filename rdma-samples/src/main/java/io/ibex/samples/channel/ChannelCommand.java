@@ -118,7 +118,7 @@ public final class ChannelCommand implements Callable<Integer>
         final SampleChannel channel = SampleChannel.open(config);
         try
         {
-            file = output == null ? null : new SampleFile(output, config.signals(), config.outVectorize());
+            file = output == null ? null : new SampleFile(output, config.signals(), config.out().vectorize());
             problem = config.isSource() ? writeSamples(channel) : output != null ? recordSamples(channel) :
                 readSamples(channel);
             if (file != null)
@@ -153,13 +153,13 @@ public final class ChannelCommand implements Callable<Integer>
         if (!awaitPeer(channel))
         {
             final String last = channel.lastConnectFailure();
-            return "no target connected at " + text(config.outAddress()) + " within " + timeoutMillis + " ms" +
+            return "no target connected at " + text(config.out().address()) + " within " + timeoutMillis + " ms" +
                 (last != null ? " (last try: " + last + ")" : "");
         }
         final SignalList signals = config.signals();
         final EpochNanoClock clock = channel.clock();
         final IdleStrategy idle = config.idle().newStrategy();
-        final SampleBatch batch = new SampleBatch(rate > 0 ? 1 : config.outVectorize());
+        final SampleBatch batch = new SampleBatch(rate > 0 ? 1 : config.out().vectorize());
         final long start = System.nanoTime();
         long stalledSince = start;
         long sequence = 0;
@@ -208,7 +208,7 @@ public final class ChannelCommand implements Callable<Integer>
         final double seconds = (System.nanoTime() - start) / 1e9;
         final MemoryFootprint after = measureAtEnd();
         summary(String.format("%s: wrote %d samples of %d signals to %s over %s in %.3f s", config.name(), count,
-            signals.size(), text(config.outAddress()), config.mode(), seconds));
+            signals.size(), text(config.out().address()), config.mode(), seconds));
         final String memory = memoryGrowth(after);
         final String done = awaitTargetDone(channel);
         return memory == null ? done : done == null ? memory : memory + "; " + done;
@@ -244,7 +244,7 @@ public final class ChannelCommand implements Callable<Integer>
     {
         final ChannelConfig config = channel.config();
         final ArrivalCheck check = new ArrivalCheck(config.signals());
-        final SampleBatch batch = new SampleBatch(config.inVectorize());
+        final SampleBatch batch = new SampleBatch(config.in().vectorize());
         long start = 0;
         while (check.received() < count)
         {
@@ -252,7 +252,7 @@ public final class ChannelCommand implements Callable<Integer>
             {
                 if (check.received() == 0 && channel.state() != ChannelState.CONNECTED)
                 {
-                    return "no source connected to " + text(config.inAddress()) + " within " + timeoutMillis +
+                    return "no source connected to " + text(config.in().address()) + " within " + timeoutMillis +
                         " ms (--timeout-ms), so it stopped listening";
                 }
                 return "no sample arrived for " + timeoutMillis + " ms (it is " + channel.state() + "); " +
@@ -269,8 +269,9 @@ public final class ChannelCommand implements Callable<Integer>
         final double seconds = (System.nanoTime() - start) / 1e9;
         final MemoryFootprint after = measureAtEnd();
         final String problem = check.problem(count);
-        summary(String.format("%s: read %d samples on %s over %s in %.3f s from the first: %s", config.name(), check.received(),
-            text(config.inAddress()), config.mode(), seconds, problem == null ? "complete, in order, intact" : problem));
+        summary(String.format("%s: read %d samples on %s over %s in %.3f s from the first: %s", config.name(),
+            check.received(), text(config.in().address()), config.mode(), seconds,
+            problem == null ? "complete, in order, intact" : problem));
         final String memory = memoryGrowth(after);
         return problem == null ? memory : memory == null ? problem : problem + "; " + memory;
     }
@@ -279,7 +280,7 @@ public final class ChannelCommand implements Callable<Integer>
     private String recordSamples(final SampleChannel channel) throws IOException
     {
         final ChannelConfig config = channel.config();
-        final SampleBatch batch = new SampleBatch(config.inVectorize());
+        final SampleBatch batch = new SampleBatch(config.in().vectorize());
         long received = 0;
         long start = 0;
         while (received < count)
@@ -302,7 +303,7 @@ public final class ChannelCommand implements Callable<Integer>
         }
         channel.release(batch);
         summary(String.format("%s: read %d samples on %s over %s in %.3f s from the first, wrote them to %s",
-            config.name(), received, text(config.inAddress()), config.mode(), (System.nanoTime() - start) / 1e9,
+            config.name(), received, text(config.in().address()), config.mode(), (System.nanoTime() - start) / 1e9,
             output));
         return null;
     }

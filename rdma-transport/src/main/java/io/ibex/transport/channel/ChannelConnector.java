@@ -3,67 +3,39 @@ package io.ibex.transport.channel;
 import io.ibex.rdma.cm.CmEvent;
 import io.ibex.rdma.cm.CmEventType;
 import io.ibex.rdma.cm.CmId;
-import io.ibex.rdma.cm.ConnParam;
 import io.ibex.rdma.cm.EventChannel;
 import io.ibex.rdma.cm.PortSpace;
 import io.ibex.rdma.verbs.AsyncEvent;
 import io.ibex.rdma.verbs.AsyncEventType;
 import io.ibex.rdma.verbs.CompletionQueue;
-import io.ibex.rdma.verbs.PortState;
 import io.ibex.rdma.verbs.ProtectionDomain;
-import io.ibex.rdma.verbs.QpAttr;
-import io.ibex.rdma.verbs.QpCapabilities;
-import io.ibex.rdma.verbs.QpInitAttr;
 import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;
-import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.VerbsException;
 import io.ibex.transport.config.ChannelConfig;
 import io.ibex.transport.config.TransportMode;
 import io.ibex.transport.stats.ChannelStats;
-import io.ibex.transport.stats.Counter;
-import org.agrona.concurrent.SystemEpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
- * The connection manager's thread of a channel, as the C node-type's CM event thread: a source resolves
- * out.address and connects, a target listens on in.address and accepts; established connections are attached
- * to the send and receive paths, lost ones detached and torn down. Beyond the C code: receives are posted
- * before a connection is accepted or requested, a target admits a connection only once it is set up completely
- * ({@link Admission}), with a secret_file both ends prove they know the secret ({@link ConnectProof}), a source that loses its peer (or cannot reach it, without fallback) tries again with
- * exponential back-off, and a UD source also listens so datagrams flow both ways.
+ * The connection manager's thread of a channel, as the C node-type's CM event thread: it takes the rdma_cm events
+ * and hands them to the {@link SourceConnector source side} (resolve out.address, connect, reconnect) and the
+ * {@link TargetAcceptor target side} (listen on in.address, admit, accept); it attaches established connections to
+ * the send and receive paths, and detaches and tears down the ones lost: to a disconnect, to a fatal completion or
+ * asynchronous event, or to the device's port going down ({@link PortWatch}).
  * <p>
- * Every CM object is touched by this thread only; the data paths see connections through attach and detach.
+ * Every CM object and connection is touched by this thread only ({@link #run()}); other threads call only
+ * {@link #isListening()}, {@link #lastConnectFailure()} and {@link #stop()}. The data paths see connections through
+ * attach and detach. It owns the connections and the ids it binds; the channel owns the queues and the paths.
  */
 final class ChannelConnector implements Runnable
 {
-    /** How the failure of a channel whose queue pair the device refused starts. */
-    static final String QP_REFUSED = "the device refused the connection's queue pair: ";
     private static final Logger LOG = LoggerFactory.getLogger(ChannelConnector.class);
-    private static final int LISTEN_BACKLOG = 10;
-    /** The device port a channel's connections use, as {@link SampleChannel} assumes. */
-    private static final int PORT = 1;
-    private static final long EVENT_WAIT_MILLIS = 20;
-    /** Connection requests held back while other events are taken first ({@link #nextEvent}). */
-    private static final int MAX_HELD_REQUESTS = 64;
-    /** How long a torn-down connection's sends may take to complete in ERR (rxe flushes asynchronously). */
-    private static final long FLUSH_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    /** How the rejection of a source that did not prove the secret starts, before the reason. */
-    static final String NOT_AUTHENTICATED = "not authenticated: ";
-    private static final byte[] BUSY = (ConnectFailure.IBEX_TEXT + "this target is connected to another source").getBytes(
-        StandardCharsets.US_ASCII);
-
 
     /** What the channel hears from its connector. */
     interface Listener
@@ -83,78 +55,43 @@ final class ChannelConnector implements Runnable
     private final ProtectionDomain pd;
     private final CompletionQueue sendCq;
     private final CompletionQueue receiveCq;
-    private final SendPath sendPath;
-    private final ReceivePath receivePath;
-    private final ChannelStats stats;
     private final Listener listener;
     private final QpType qpType;
-    private final RnrTuning rnrTuning;
     /** The id bindFirst bound: a source connects with it, a target listens on it. */
     private final CmId first;
     /** The device's asynchronous events about this channel's CQs and QPs ({@link AsyncEvents}). */
     private final Queue<AsyncEvent> asyncEvents = new ConcurrentLinkedQueue<>();
+    private final PortWatch port;
+    private final TargetAcceptor target;
+    private final SourceConnector source;
+    private final PathLinks links;
     private volatile boolean running = true;
-    private volatile String lastConnectFailure;
-    private CmId connecting;
-    private volatile CmId listening;
-    private final Admission admission;
-    private final ArrayDeque<CmEvent> heldRequests = new ArrayDeque<>();
-    private final ThrottledWarning refused;
-    private final ThrottledWarning unproven;
-    /** Proves the shared secret both ways in rdma_cm's private data; null without secret_file. */
-    private final ConnectProof proof;
-    /** Where the proof goes in a request's private data: after the UC endpoint on UC. */
-    private final int requestProofOffset;
-    /** Where the proof goes in a reply's private data: after the UC endpoint and its link token on UC. */
-    private final int replyProofOffset;
-    /** The private data of the connect in flight, whose proof the target's reply must answer. */
-    private byte[] requestData;
-    private final ThrottledWarning pushedOut;
-    private Connection requested;
-    private Connection sending;
-    private Connection receiving;
-    /** The connection the receive path posts to: the one receiving, or one being set up. */
-    private Connection receivesOf;
-    /** RC connections dropped while the device's port was down, their rdma_cm ids kept ({@link #watchPort}). */
-    private final List<Connection> parked = new ArrayList<>();
-    private boolean everConnected;
-    private final Backoff backoff;
 
     ChannelConnector(final ChannelConfig config, final EventChannel events, final CmId first,
-        final ProtectionDomain pd,
-        final CompletionQueue sendCq, final CompletionQueue receiveCq, final SendPath sendPath,
-        final ReceivePath receivePath, final ChannelStats stats, final Listener listener)
+        final ProtectionDomain pd, final CompletionQueue sendCq, final CompletionQueue receiveCq,
+        final SendPath sendPath, final ReceivePath receivePath, final ChannelStats stats, final Listener listener)
     {
         this.config = config;
         this.events = events;
         this.pd = pd;
         this.sendCq = sendCq;
         this.receiveCq = receiveCq;
-        this.sendPath = sendPath;
-        this.receivePath = receivePath;
-        this.stats = stats;
         this.listener = listener;
         this.qpType = qpType(config.mode());
-        this.rnrTuning = new RnrTuning(config.name());
-        this.admission = new Admission(config.admissionTimeout().toNanos());
-        this.refused = new ThrottledWarning(LOG, config.name(), "rejecting a connection request ({}): this " +
-            "target is connected to another source");
-        this.unproven = new ThrottledWarning(LOG, config.name(), "rejecting a connection request ({}): it did " +
-            "not prove it knows the secret of secret_file");
-        final SharedSecret secret = SharedSecret.of(config);
-        this.proof = secret != null ? new ConnectProof(secret, SystemEpochClock.INSTANCE) : null;
-        this.requestProofOffset = qpType == QpType.UC ? UcEndpoint.LENGTH : 0;
-        this.replyProofOffset = qpType == QpType.UC ? UcEndpoint.REPLY_LENGTH : 0;
-        this.pushedOut = new ThrottledWarning(LOG, config.name(), "more than " + Admission.SLOTS + " connections " +
-            "were being set up at once, so the oldest made room for a newer request (the latest: {}); a flood of " +
-            "half-open connections looks like this");
-        this.backoff = new Backoff(config.reconnectMinDelay(), config.reconnectMaxDelay());
+        this.links = new PathLinks(config.name(), sendPath, receivePath, stats, listener);
+        final ConnectionFactory connections =
+            new ConnectionFactory(config, qpType, pd, sendCq, receiveCq, asyncEvents, listener);
+        final ConnectAuth auth = new ConnectAuth(config, qpType == QpType.UC);
+        this.port = new PortWatch(config.name(), pd.context());
+        this.target = new TargetAcceptor(config, this, events, links, connections, auth);
+        this.source = new SourceConnector(config, this, target, links, connections, auth);
         this.first = first;
         AsyncEvents.own(sendCq, asyncEvents);
         AsyncEvents.own(receiveCq, asyncEvents);
         if (!config.isSource())
         {
-            listen(first); // before start returns: a source opened next finds the target listening, not a refusal
+            // before start returns: a source opened next finds the target listening, not a refusal
+            target.listen(first);
         }
     }
 
@@ -168,28 +105,28 @@ final class ChannelConnector implements Runnable
      */
     static CmId bindFirst(final ChannelConfig config, final EventChannel events)
     {
-        return bind(config, events, config.isSource() ? anyPort(config) : config.inAddress());
+        return bind(config, events, config.isSource() ? anyPort(config) : config.in().address());
     }
 
     /** @return whether a listening id is up (any thread). */
     boolean isListening()
     {
-        final CmId id = listening;
-        return id != null && !id.isClosed() && running;
+        return target.isListening();
     }
 
     /** @return why the last connect failed, or null (any thread). */
     String lastConnectFailure()
     {
-        return lastConnectFailure;
+        return source.lastConnectFailure();
     }
 
-    /** Asks the thread to end; it disconnects and frees every connection first. */
+    /** Asks the thread to end; it disconnects and frees every connection first (any thread). */
     void stop()
     {
         running = false;
     }
 
+    /** Takes events until {@link #stop()}, then disconnects and frees every connection and id it holds. */
     @Override
     public void run()
     {
@@ -198,19 +135,19 @@ final class ChannelConnector implements Runnable
             begin();
             while (running)
             {
-                if (backoff.takeDue(System.nanoTime()))
-                {
-                    retry();
-                }
-                final CmEvent event = nextEvent();
+                source.retryIfDue();
+                final CmEvent event = target.nextEvent();
                 if (event != null)
                 {
                     handleOrRecover(event);
                 }
-                admit();
+                target.admit();
                 checkDataPaths(); // after the events: a peer's disconnect puts the QP in ERR, and is no failure
                 checkAsyncEvents();
-                watchPort();
+                if (qpType == QpType.RC && (anyConnection() != null || port.hasParked()))
+                {
+                    port.watch(this);
+                }
             }
         }
         catch (final RuntimeException ex)
@@ -229,48 +166,71 @@ final class ChannelConnector implements Runnable
         }
     }
 
-    /**
-     * @return the next event, or null after waiting a while for one. Every other event comes before a connection
-     *     request, so a connection being set up (its ESTABLISHED, its peer's REJECT) is not held up behind a flood
-     *     of requests; at most {@link #MAX_HELD_REQUESTS} wait, and the oldest is refused to make room.
-     */
-    private CmEvent nextEvent()
+    /** @return whether the thread is to go on (any thread). */
+    boolean isRunning()
     {
-        CmEvent event = events.getEvent(heldRequests.isEmpty() ? EVENT_WAIT_MILLIS : 0);
-        while (event != null && event.type() == CmEventType.CONNECT_REQUEST)
+        return running;
+    }
+
+    /** @return what the channel hears from the connector. */
+    Listener listener()
+    {
+        return listener;
+    }
+
+    /** @return an id bound to {@code address}, in the channel's port space. */
+    CmId bound(final InetSocketAddress address)
+    {
+        return bind(config, events, address);
+    }
+
+    /** @return in.address's IP with any port: where a source binds the ids it connects with. */
+    static InetSocketAddress anyPort(final ChannelConfig config)
+    {
+        return new InetSocketAddress(config.in().address().getAddress(), 0);
+    }
+
+    /** Drops a connection that broke (its data path, the device or its port said so); a source tries again. */
+    void drop(final Connection broken, final String why)
+    {
+        LOG.warn("{}: dropping {}: {}", config.name(), broken, why);
+        if (qpType == QpType.RC && !port.isActive())
         {
-            if (heldRequests.size() >= MAX_HELD_REQUESTS)
-            {
-                final CmEvent oldest = heldRequests.removeFirst();
-                pushedOut.warn(oldest.id().remoteAddress());
-                reject(oldest.id(), BUSY);
-            }
-            heldRequests.addLast(event);
-            event = events.getEvent(0);
+            tearDown(broken, true);
+            port.park(broken); // it disconnects once the port is back
         }
-        return event != null ? event : heldRequests.pollFirst();
+        else
+        {
+            PathLinks.disconnectQuietly(broken);
+            tearDown(broken);
+        }
+        source.lost(broken, "the connection broke");
+    }
+
+    /** @return any connection still open, or null. */
+    Connection anyConnection()
+    {
+        final Connection requested = source.requested();
+        return links.sending() != null ? links.sending() : links.receiving() != null ? links.receiving() :
+            requested != null ? requested : target.admission().oldest();
+    }
+
+    /** Detaches a connection from the paths, destroys it, then gives back what its queues held. */
+    void tearDown(final Connection connection)
+    {
+        tearDown(connection, false);
     }
 
     private void begin()
     {
         if (config.isSource())
         {
-            connect(first);
+            source.start(first);
             if (qpType == QpType.UD)
             {
-                listen(bound(config.inAddress()));
+                target.listen(bound(config.in().address()));
             }
         }
-    }
-
-    private CmId bound(final InetSocketAddress address)
-    {
-        return bind(config, events, address);
-    }
-
-    private static InetSocketAddress anyPort(final ChannelConfig config)
-    {
-        return new InetSocketAddress(config.inAddress().getAddress(), 0);
     }
 
     private static CmId bind(final ChannelConfig config, final EventChannel events, final InetSocketAddress address)
@@ -288,32 +248,6 @@ final class ChannelConnector implements Runnable
         }
     }
 
-    private void connect(final CmId id)
-    {
-        connecting = id;
-        LOG.info("{}: connecting to {} ({})", config.name(), config.outAddress(), config.mode());
-        id.resolveAddr(null, config.outAddress(), config.outResolutionTimeoutMillis());
-    }
-
-    private void listen(final CmId id)
-    {
-        id.listen(LISTEN_BACKLOG);
-        listening = id;
-        LOG.info("{}: listening on {} ({})", config.name(), id.localAddress(), config.mode());
-    }
-
-    private void retry()
-    {
-        try
-        {
-            connect(bound(anyPort(config)));
-        }
-        catch (final RuntimeException ex)
-        {
-            connectFailed(ex.getMessage());
-        }
-    }
-
     /**
      * Handles an event; a step that throws (a QP the device refuses, a connect the provider rejects) ends that
      * connection attempt as a failed connect would, rather than the connection manager.
@@ -327,7 +261,7 @@ final class ChannelConnector implements Runnable
         catch (final RuntimeException ex)
         {
             final Connection broken = event.id() != null ? find(event.id()) : null;
-            final boolean ours = event.id() == connecting || broken != null && broken.outgoing();
+            final boolean ours = source.isConnecting(event.id()) || broken != null && broken.outgoing();
             if (sourceGaveUp(event, ex))
             {
                 LOG.info("{}: the source gave up on its request from {}: {}", config.name(),
@@ -343,10 +277,10 @@ final class ChannelConnector implements Runnable
             }
             if (ours)
             {
-                closeConnecting();
-                connectFailed(ex.getMessage());
+                source.closeConnecting();
+                source.connectFailed(ex.getMessage());
             }
-            else if (broken == null && event.id() != null && event.id() != listening)
+            else if (broken == null && event.id() != null && !target.isListeningId(event.id()))
             {
                 event.id().close();
             }
@@ -368,320 +302,26 @@ final class ChannelConnector implements Runnable
         final CmId id = event.id();
         switch (event.type())
         {
-            case ADDR_RESOLVED -> onAddressResolved(id);
-            case ROUTE_RESOLVED -> onRouteResolved(id);
-            case ESTABLISHED -> onEstablished(event);
-            case CONNECT_REQUEST -> onConnectRequest(event);
-            case ADDR_ERROR, ROUTE_ERROR, UNREACHABLE, CONNECT_ERROR, REJECTED -> onConnectFailed(event);
+            case ADDR_RESOLVED -> source.onAddressResolved(id);
+            case ROUTE_RESOLVED -> source.onRouteResolved(id);
+            case ESTABLISHED ->
+            {
+                if (!source.onEstablished(event))
+                {
+                    target.onEstablished(event);
+                }
+            }
+            case CONNECT_REQUEST -> target.onConnectRequest(event);
+            case ADDR_ERROR, ROUTE_ERROR, UNREACHABLE, CONNECT_ERROR, REJECTED ->
+            {
+                if (!target.onConnectFailed(event))
+                {
+                    source.onConnectFailed(event);
+                }
+            }
             case DISCONNECTED -> onDisconnected(id);
-            case DEVICE_REMOVAL -> listener.failed("the device of " + config.inAddress() + " was removed", null);
+            case DEVICE_REMOVAL -> listener.failed("the device of " + config.in().address() + " was removed", null);
             default -> LOG.debug("{}: ignoring {}", config.name(), event);
-        }
-    }
-
-    private void onAddressResolved(final CmId id)
-    {
-        if (id == connecting)
-        {
-            id.resolveRoute(config.outResolutionTimeoutMillis());
-        }
-    }
-
-    private void onRouteResolved(final CmId id)
-    {
-        if (id != connecting)
-        {
-            return;
-        }
-        requested = newConnectionOrFail(id, true);
-        if (requested == null)
-        {
-            closeConnecting();
-            return;
-        }
-        if (qpType != QpType.UD)
-        {
-            attachReceives(requested);
-        }
-        requestData = withProof(requested.ucLocal() != null ? requested.ucLocal().encode() : null,
-            ConnectProofDescriptor.REQUEST_LENGTH);
-        if (proof != null)
-        {
-            proof.writeRequest(config.outAddress(), requestData, requestProofOffset);
-        }
-        id.connect(ConnParam.of(requestData));
-    }
-
-    /**
-     * @param endpoint the UC endpoint's private data (UC), or null.
-     * @return the private data of a connect or an accept: the UC endpoint (UC), then room for a proof of this
-     *     length when there is a secret; null if that is nothing.
-     */
-    private byte[] withProof(final byte[] endpoint, final int proofLength)
-    {
-        if (proof == null)
-        {
-            return endpoint;
-        }
-        final byte[] head = endpoint != null ? endpoint : new byte[0];
-        return Arrays.copyOf(head, head.length + proofLength);
-    }
-
-    private void onEstablished(final CmEvent event)
-    {
-        if (requested != null && event.id() == requested.id())
-        {
-            final Connection connection = requested;
-            requested = null;
-            connecting = null;
-            final String unprovenTarget = proof != null ?
-                proof.checkReply(requestData, requestProofOffset, event.privateData(), replyProofOffset) : null;
-            if (unprovenTarget != null)
-            {
-                LOG.warn("{}: dropping {}: {}", config.name(), connection, unprovenTarget);
-                disconnectQuietly(connection);
-                tearDown(connection);
-                connectFailed(unprovenTarget);
-                return;
-            }
-            if (qpType == QpType.UD)
-            {
-                connection.datagramPeer(pd.createAh(event.ud().ahAttr()), event.ud().qpNum(), event.ud().qkey());
-            }
-            else
-            {
-                receiving = connection;
-            }
-            if (qpType == QpType.UC && !connectUc(connection, event.privateData()))
-            {
-                return;
-            }
-            tuneRnr(connection);
-            startSending(connection);
-            backoff.reset();
-        }
-        else if (admission.find(event.id()) != null)
-        {
-            final Connection connection = admission.find(event.id());
-            final String failure = admission.established(connection);
-            if (failure != null)
-            {
-                drop(connection, failure);
-            }
-        }
-    }
-
-    /**
-     * A target's connections being set up: drops those that failed or ran out of time, and lets the first proven
-     * one hold the target, closing the others; drops the holder once its probe shows that its source is gone.
-     */
-    private void admit()
-    {
-        if (admission.isEmpty() && !admission.isProbingHolder())
-        {
-            return;
-        }
-        sendPath.reapProbes(admission);
-        final Connection gone = admission.goneHolder();
-        if (gone != null)
-        {
-            drop(gone, admission.whyGone());
-        }
-        for (Connection failed = admission.failed(System.nanoTime()); failed != null;
-            failed = admission.failed(System.nanoTime()))
-        {
-            drop(failed, admission.whyFailed(failed));
-        }
-        final Connection proven = receivesOf != null && receivePath.peerSent() && admission.contains(receivesOf) ?
-            receivesOf : admission.proven();
-        if (proven == null)
-        {
-            return;
-        }
-        admission.remove(proven);
-        for (Connection other = admission.oldest(); other != null; other = admission.oldest())
-        {
-            LOG.info("{}: closing {}: another connection was set up first", config.name(), other);
-            disconnectQuietly(other);
-            tearDown(other);
-        }
-        if (receivesOf != proven)
-        {
-            attachReceives(proven);
-        }
-        receiving = proven;
-        startSending(proven);
-    }
-
-    private void attachReceives(final Connection connection)
-    {
-        receivePath.attach(connection);
-        receivesOf = connection;
-    }
-
-    private void startSending(final Connection connection)
-    {
-        sending = connection;
-        sendPath.attach(connection, connection.qp().capabilities().maxInlineData());
-        if (everConnected)
-        {
-            stats.add(Counter.RECONNECTS, 1);
-        }
-        everConnected = true;
-        LOG.info("{}: connected: {}", config.name(), connection);
-        listener.connectionChanged(true);
-    }
-
-    private void onConnectRequest(final CmEvent event)
-    {
-        final CmId child = event.id();
-        final String unprovenSource = proof != null ?
-            proof.checkRequest(child.localAddress(), event.privateData(), requestProofOffset) : null;
-        if (unprovenSource != null)
-        {
-            unproven.warn("from " + child.remoteAddress() + ": " + unprovenSource);
-            reject(child, (ConnectFailure.IBEX_TEXT + NOT_AUTHENTICATED + unprovenSource).getBytes(
-                StandardCharsets.US_ASCII));
-            return;
-        }
-        if (qpType == QpType.UD && receiving != null)
-        {
-            LOG.info("{}: a new UD source replaces {}", config.name(), receiving);
-            tearDown(receiving);
-        }
-        else if (receiving != null)
-        {
-            refused.warn("from " + child.remoteAddress() + " while connected to " + receiving);
-            reject(child, BUSY);
-            admission.probeHolder(receiving);
-            return;
-        }
-        else if (admission.isFull())
-        {
-            pushOut(admission.oldest());
-        }
-        final Connection connection;
-        final byte[] linkToken = qpType == QpType.UC ? UcEndpoint.newLinkToken() : null;
-        try
-        {
-            final UcEndpoint peer = qpType == QpType.UC ? UcEndpoint.decode(event.privateData()) : null;
-            connection = newConnectionOrFail(child, false);
-            if (connection != null && peer != null)
-            {
-                connectOrClose(peer, connection, linkToken);
-            }
-        }
-        catch (final RuntimeException ex)
-        {
-            LOG.warn("{}: cannot accept {}: {}", config.name(), child.remoteAddress(), ex.getMessage());
-            reject(child, null);
-            return;
-        }
-        if (connection == null)
-        {
-            reject(child, null);
-            return;
-        }
-        if (receivesOf == null)
-        {
-            attachReceives(connection);
-        }
-        if (qpType == QpType.UD)
-        {
-            receiving = connection;
-        }
-        else
-        {
-            admission.add(connection, System.nanoTime());
-        }
-        final byte[] reply = withProof(linkToken != null ? connection.ucLocal().encodeReply(linkToken) : null,
-            ConnectProofDescriptor.REPLY_LENGTH);
-        if (proof != null)
-        {
-            proof.writeReply(event.privateData(), requestProofOffset, reply, replyProofOffset);
-        }
-        connection.id().accept(ConnParam.of(reply));
-        tuneRnr(connection);
-        if (qpType == QpType.UD)
-        {
-            LOG.info("{}: receiving datagrams from {}", config.name(), child.remoteAddress());
-            listener.connectionChanged(true);
-        }
-    }
-
-    /** Makes room for a new request: drops the oldest connection being set up. */
-    private void pushOut(final Connection oldest)
-    {
-        pushedOut.warn(oldest);
-        disconnectQuietly(oldest);
-        tearDown(oldest);
-    }
-
-    /** RC, once rdma_cm moved the QP to RTS: see {@link RnrTuning}. */
-    private void tuneRnr(final Connection connection)
-    {
-        if (qpType == QpType.RC)
-        {
-            rnrTuning.apply(connection.qp(), connection);
-        }
-    }
-
-    private void onConnectFailed(final CmEvent event)
-    {
-        final CmId id = event.id();
-        final Connection accepted = admission.find(id);
-        if (accepted != null)
-        {
-            if (event.type() == CmEventType.REJECTED && event.status() == CmEvent.REJ_TIMEOUT)
-            {
-                LOG.info("{}: the source of {} gave up on its request", config.name(), accepted);
-            }
-            else
-            {
-                LOG.warn("{}: accepting {} failed: {}", config.name(), accepted, event);
-            }
-            tearDown(accepted);
-            return;
-        }
-        if (id != connecting)
-        {
-            return;
-        }
-        if (requested != null)
-        {
-            tearDown(requested);
-        }
-        closeConnecting();
-        connectFailed(ConnectFailure.describe(event));
-    }
-
-    private void closeConnecting()
-    {
-        if (connecting != null)
-        {
-            connecting.close();
-            connecting = null;
-        }
-    }
-
-    /** After a failed connect: fall back to listening, try again later, or give up, as the config says. */
-    private void connectFailed(final String reason)
-    {
-        final String what = "connecting to " + config.outAddress() + " failed: " + reason;
-        lastConnectFailure = what;
-        if (!everConnected && config.outUseFallback() && listening == null)
-        {
-            LOG.warn("{}: {}: falling back to listening on {} as a target (out.use_fallback)", config.name(), what,
-                config.inAddress());
-            listen(bound(config.inAddress()));
-        }
-        else if (config.reconnect())
-        {
-            retryLater(what);
-        }
-        else
-        {
-            listener.failed(what, null);
         }
     }
 
@@ -690,15 +330,12 @@ final class ChannelConnector implements Runnable
         final Connection lost = find(id);
         if (lost == null)
         {
-            closeParked(id);
+            port.closeParked(id);
             return;
         }
         LOG.info("{}: disconnected: {}", config.name(), lost);
         tearDown(lost);
-        if (lost.outgoing() && config.reconnect())
-        {
-            retryLater("the peer at " + config.outAddress() + " disconnected");
-        }
+        source.lost(lost, "the peer at " + config.out().address() + " disconnected");
     }
 
     /**
@@ -707,8 +344,10 @@ final class ChannelConnector implements Runnable
      */
     private void checkDataPaths()
     {
-        final String receiveFailure = receivesOf != null ? receivePath.failure() : null;
-        final String sendFailure = sending != null ? sendPath.failure() : null;
+        final Connection sending = links.sending();
+        final Connection receivesOf = links.receivesOf();
+        final String receiveFailure = receivesOf != null ? links.receivePath().failure() : null;
+        final String sendFailure = sending != null ? links.sendPath().failure() : null;
         final Connection broken = receiveFailure != null ? receivesOf : sendFailure != null ? sending : null;
         if (broken != null)
         {
@@ -716,7 +355,7 @@ final class ChannelConnector implements Runnable
             return;
         }
         // A QP that went to ERR with nothing in flight (moved there, a fatal error) completes nothing that says so.
-        final Connection inError = inError(sending) ? sending : inError(receiving) ? receiving : null;
+        final Connection inError = inError(sending) ? sending : inError(links.receiving()) ? links.receiving() : null;
         if (inError != null)
         {
             drop(inError, "its queue pair is in the error state");
@@ -752,8 +391,8 @@ final class ChannelConnector implements Runnable
     {
         final CompletionQueue cq = receive ? receiveCq : sendCq;
         return (receive ? "the receive" : "the send") + " completion queue overran: more completions than its " +
-            cq.cqe() + " entries (" + (receive ? "in.cq_size = " + config.inCqSize() : "out.cq_size = " +
-            config.outCqSize()) + "), so completions were lost; the channel keeps no more " + (receive ?
+            cq.cqe() + " entries (" + (receive ? "in.cq_size = " + config.in().cqSize() : "out.cq_size = " +
+            config.out().cqSize()) + "), so completions were lost; the channel keeps no more " + (receive ?
             "receives posted" : "sends in flight") + " than it holds, so work requests it did not post completed " +
             "into it";
     }
@@ -763,300 +402,38 @@ final class ChannelConnector implements Runnable
         return connection != null && connection.qp().state() == QpState.ERR;
     }
 
-    /** Drops a connection that broke (its data path, the device or its port said so); a source tries again. */
-    private void drop(final Connection broken, final String why)
-    {
-        LOG.warn("{}: dropping {}: {}", config.name(), broken, why);
-        if (qpType == QpType.RC && portState() != PortState.ACTIVE)
-        {
-            tearDown(broken, true);
-            parked.add(broken); // watchPort disconnects it once the port is back
-        }
-        else
-        {
-            disconnectQuietly(broken);
-            tearDown(broken);
-        }
-        if (broken.outgoing() && config.reconnect())
-        {
-            retryLater("the connection broke");
-        }
-    }
-
-    private void retryLater(final String why)
-    {
-        final long delayNanos = backoff.schedule(System.nanoTime());
-        LOG.info("{}: {}; trying again in {} ms", config.name(), why, TimeUnit.NANOSECONDS.toMillis(delayNanos));
-    }
-
     /** @return the connection of an id or a queue pair, or null. */
     private Connection find(final Object idOrQp)
     {
-        for (final Connection connection : new Connection[] {sending, receiving, requested})
+        for (final Connection connection : new Connection[] {links.sending(), links.receiving(), source.requested()})
         {
             if (connection != null && (connection.id() == idOrQp || connection.qp() == idOrQp))
             {
                 return connection;
             }
         }
-        return admission.find(idOrQp);
-    }
-
-    /** @return any connection still open, or null. */
-    private Connection anyConnection()
-    {
-        return sending != null ? sending : receiving != null ? receiving : requested != null ? requested :
-            admission.oldest();
-    }
-
-    private static void reject(final CmId child, final byte[] reason)
-    {
-        child.reject(reason);
-        child.close();
-    }
-
-    /**
-     * A connection's QP, or null after failing the channel: the device refusing the QP the config asks for (an
-     * out.max_inline_data above its maximum, say) would refuse it at every attempt, so neither falling back to
-     * listening nor trying again could help, and the user must hear the reason rather than wait.
-     */
-    private Connection newConnectionOrFail(final CmId id, final boolean outgoing)
-    {
-        try
-        {
-            final Connection connection = newConnection(id, outgoing);
-            AsyncEvents.own(connection.qp(), asyncEvents);
-            return connection;
-        }
-        catch (final RuntimeException ex)
-        {
-            listener.failed(QP_REFUSED + ex.getMessage(), ex);
-            return null;
-        }
-    }
-
-    private Connection newConnection(final CmId id, final boolean outgoing)
-    {
-        final QpCapabilities cap = new QpCapabilities(config.outMaxWrs(), config.inMaxWrs(), 1, 1,
-            config.outMaxInlineData());
-        if (qpType == QpType.UC)
-        {
-            id.createQp(pd, new QpInitAttr(QpType.RC, sendCq, receiveCq, new QpCapabilities(1, 1, 1, 1, 0), false));
-            final QueuePair uc = pd.createQp(new QpInitAttr(QpType.UC, sendCq, receiveCq, cap, false));
-            try
-            {
-                UcEndpoint.init(uc);
-                return new Connection(id, logInline(uc), outgoing, UcEndpoint.local(uc, pd.context(),
-                    config.inAddress().getAddress()));
-            }
-            catch (final RuntimeException ex)
-            {
-                uc.close();
-                throw ex;
-            }
-        }
-        return new Connection(id, logInline(id.createQp(pd, new QpInitAttr(qpType, sendCq, receiveCq, cap, false))),
-            outgoing, null);
-    }
-
-    private QueuePair logInline(final QueuePair qp)
-    {
-        if (config.outMaxInlineData() > 0 && qp.capabilities().maxInlineData() != config.outMaxInlineData())
-        {
-            LOG.info("{}: the QP takes {} inline bytes (out.max_inline_data = {})", config.name(),
-                qp.capabilities().maxInlineData(), config.outMaxInlineData());
-        }
-        return qp;
-    }
-
-    private void connectOrClose(final UcEndpoint peer, final Connection connection, final byte[] linkToken)
-    {
-        try
-        {
-            peer.connect(connection.qp(), connection.ucLocal(), linkToken, pd.context());
-        }
-        catch (final RuntimeException ex)
-        {
-            connection.close();
-            throw ex;
-        }
-    }
-
-    /** Source side of the UC handshake: connects the UC QP to what the target accepted with. */
-    private boolean connectUc(final Connection connection, final byte[] privateData)
-    {
-        try
-        {
-            UcEndpoint.decode(privateData).connect(connection.qp(), connection.ucLocal(),
-                UcEndpoint.linkToken(privateData), pd.context());
-            return true;
-        }
-        catch (final RuntimeException ex)
-        {
-            LOG.warn("{}: dropping {}: {}", config.name(), connection, ex.getMessage());
-            disconnectQuietly(connection);
-            tearDown(connection);
-            retryLater("the UC handshake failed");
-            return false;
-        }
-    }
-
-    /**
-     * Watches the port of the channel's device while it has RC connections: when the port goes down, drops them at
-     * once (RC would lose them anyway, and rxe can leave a queue pair neither completing nor failing its sends across
-     * a link that went down and came back), and a source tries again. A connection dropped while the port is down
-     * is parked: its rdma_cm id waits for the port to be back before it disconnects, since a DREQ sent on a link
-     * that is down is lost (and the peer would hold its end) and rxe's failure to send it breaks the device's CM.
-     */
-    private void watchPort()
-    {
-        if (qpType != QpType.RC || (anyConnection() == null && parked.isEmpty()))
-        {
-            return;
-        }
-        final PortState state = portState();
-        if (state != PortState.ACTIVE)
-        {
-            for (Connection open = anyConnection(); open != null; open = anyConnection())
-            {
-                drop(open, "port " + PORT + " of " + pd.context().device().name() + " is " + state);
-            }
-        }
-        else if (!parked.isEmpty())
-        {
-            LOG.info("{}: port {} is back: disconnecting {} connection(s) dropped while it was down", config.name(),
-                PORT, parked.size());
-            for (final Connection connection : parked)
-            {
-                disconnectQuietly(connection);
-                connection.close();
-            }
-            parked.clear();
-        }
-    }
-
-    private PortState portState()
-    {
-        return pd.context().queryPort(PORT).state();
-    }
-
-    /** The peer of a connection dropped while the port was down disconnected first: nothing is left to say. */
-    private void closeParked(final CmId id)
-    {
-        for (final Connection connection : parked)
-        {
-            if (connection.id() == id)
-            {
-                connection.close();
-                parked.remove(connection);
-                return;
-            }
-        }
-    }
-
-    /** Detaches a connection from the paths, destroys it, then gives back what its queues held. */
-    private void tearDown(final Connection connection)
-    {
-        tearDown(connection, false);
+        return target.admission().find(idOrQp);
     }
 
     /** As {@link #tearDown(Connection)}, and if {@code keepId}, the rdma_cm id is left open for the caller. */
     private void tearDown(final Connection connection, final boolean keepId)
     {
-        final boolean wasSending = connection == sending;
-        final boolean wasReceiving = connection == receivesOf;
-        if (wasSending)
-        {
-            sendPath.detach();
-        }
-        if (wasReceiving)
-        {
-            receivePath.detach();
-        }
-        if (wasSending)
-        {
-            toError(connection);
-            sendPath.awaitFlushed(connection, FLUSH_WAIT_NANOS);
-        }
-        AsyncEvents.disown(connection.qp());
-        if (keepId)
-        {
-            connection.closeQueuePair();
-        }
-        else
-        {
-            connection.close();
-        }
-        if (wasSending)
-        {
-            sendPath.drainAfterClose();
-            sending = null;
-        }
-        if (wasReceiving)
-        {
-            receivePath.drainAfterClose();
-            receivesOf = null;
-        }
-        admission.remove(connection);
-        receiving = receiving == connection ? null : receiving;
-        requested = requested == connection ? null : requested;
-        listener.connectionChanged(sending != null || receiving != null);
+        links.tearDown(connection, keepId);
+        target.admission().remove(connection);
+        source.forget(connection);
+        listener.connectionChanged(links.connected());
     }
 
     private void closeAll()
     {
-        for (final Connection connection : parked)
-        {
-            connection.close();
-        }
-        parked.clear();
+        port.closeAll();
         for (Connection open = anyConnection(); open != null; open = anyConnection())
         {
-            disconnectQuietly(open);
+            PathLinks.disconnectQuietly(open);
             tearDown(open);
         }
-        if (connecting != null)
-        {
-            connecting.close();
-            connecting = null;
-        }
-        for (CmEvent held = heldRequests.pollFirst(); held != null; held = heldRequests.pollFirst())
-        {
-            reject(held.id(), null);
-        }
-        if (listening != null)
-        {
-            listening.close();
-            listening = null;
-        }
-    }
-
-    /** Moves the data QP to ERR, so every send in flight completes (flushed if it did not go out). */
-    private static void toError(final Connection connection)
-    {
-        try
-        {
-            connection.qp().modify(QpAttr.to(QpState.ERR));
-        }
-        catch (final VerbsException ex)
-        {
-            LOG.debug("moving {} to ERR before closing it: {}", connection, ex.getMessage());
-        }
-    }
-
-    private static void disconnectQuietly(final Connection connection)
-    {
-        try
-        {
-            if (connection.qp().type() != QpType.UD)
-            {
-                connection.id().disconnect();
-            }
-        }
-        catch (final VerbsException ex)
-        {
-            LOG.debug("disconnecting {} before closing it: {}", connection, ex.getMessage());
-        }
+        source.closeConnecting();
+        target.close();
     }
 
     private static QpType qpType(final TransportMode mode)

@@ -1,20 +1,8 @@
 package io.ibex.transport.channel;
 
-import io.ibex.rdma.Provider;
-import io.ibex.rdma.Providers;
-import io.ibex.rdma.cm.CmId;
-import io.ibex.rdma.cm.EventChannel;
-import io.ibex.rdma.verbs.AccessFlags;
-import io.ibex.rdma.verbs.CompletionChannel;
-import io.ibex.rdma.verbs.CompletionQueue;
-import io.ibex.rdma.verbs.Context;
 import io.ibex.rdma.verbs.MemoryRegion;
-import io.ibex.rdma.verbs.ProtectionDomain;
 import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.transport.config.ChannelConfig;
-import io.ibex.transport.config.PollMode;
-import io.ibex.transport.config.TransportMode;
-import io.ibex.transport.sample.Sample;
 import io.ibex.transport.sample.SampleClock;
 import io.ibex.transport.stats.ChannelStats;
 import io.ibex.transport.stats.Counter;
@@ -23,8 +11,6 @@ import org.agrona.concurrent.IdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -52,6 +38,10 @@ import java.util.concurrent.TimeUnit;
  * of received samples) may work at once, besides the thread that starts and stops the channel; the channel's
  * own connection-manager thread handles connections. Write and read never block on the network and allocate
  * nothing; while no peer is connected they take and return nothing.
+ * <p>
+ * One class, as the C node-type is one: it is the channel's public face and its state machine, and delegates
+ * everything else. What a started channel allocates is {@link ChannelResources}; samples travel through
+ * {@link SendPath} and {@link ReceivePath}; connections are {@link ChannelConnector}'s.
  */
 public final class SampleChannel implements AutoCloseable
 {
@@ -65,7 +55,7 @@ public final class SampleChannel implements AutoCloseable
     private ChannelConfig config;
     private ChannelStats stats;
     private IdleStrategy readIdle;
-    private volatile Running running;
+    private volatile ChannelResources running;
 
     private SampleChannel()
     {
@@ -131,7 +121,7 @@ public final class SampleChannel implements AutoCloseable
      */
     public int claim(final SampleBatch batch, final int count)
     {
-        return requireRunning("claim").send.claim(batch, count);
+        return requireRunning("claim").send().claim(batch, count);
     }
 
     /**
@@ -147,7 +137,7 @@ public final class SampleChannel implements AutoCloseable
      */
     public int write(final SampleBatch batch)
     {
-        return requireRunning("write").send.write(batch);
+        return requireRunning("write").send().write(batch);
     }
 
     /**
@@ -159,7 +149,7 @@ public final class SampleChannel implements AutoCloseable
      */
     public int read(final SampleBatch batch)
     {
-        return requireRunning("read").receive.read(batch);
+        return requireRunning("read").receive().read(batch);
     }
 
     /**
@@ -177,8 +167,8 @@ public final class SampleChannel implements AutoCloseable
         readIdle.reset();
         while (true)
         {
-            final Running current = requireRunning("read");
-            int count = current.receive.read(batch);
+            final ChannelResources current = requireRunning("read");
+            int count = current.receive().read(batch);
             if (count > 0)
             {
                 return count;
@@ -188,18 +178,18 @@ public final class SampleChannel implements AutoCloseable
             {
                 return 0;
             }
-            if (current.completionChannel == null)
+            if (current.completionChannel() == null)
             {
                 readIdle.idle();
                 continue;
             }
-            current.receive.armEvent();
-            count = current.receive.read(batch);
+            current.receive().armEvent();
+            count = current.receive().read(batch);
             if (count > 0)
             {
                 return count;
             }
-            current.receive.awaitEvent(current.completionChannel,
+            current.receive().awaitEvent(current.completionChannel(),
                 Math.min(EVENT_SLICE_MILLIS, TimeUnit.NANOSECONDS.toMillis(left)));
         }
     }
@@ -209,7 +199,7 @@ public final class SampleChannel implements AutoCloseable
      */
     MemoryRegion receiveRegion()
     {
-        return requireRunning("receiveRegion").receive.pool().mr();
+        return requireRunning("receiveRegion").receive().pool().mr();
     }
 
     /**
@@ -220,18 +210,18 @@ public final class SampleChannel implements AutoCloseable
      */
     public void release(final SampleBatch batch)
     {
-        final Running current = running;
+        final ChannelResources current = running;
         if (batch.isEmpty())
         {
             return;
         }
-        if (current != null && batch.pool() == current.receive.pool())
+        if (current != null && batch.pool() == current.receive().pool())
         {
-            current.receive.release(batch);
+            current.receive().release(batch);
         }
         else if (current != null)
         {
-            current.send.release(batch);
+            current.send().release(batch);
         }
         else
         {
@@ -263,8 +253,8 @@ public final class SampleChannel implements AutoCloseable
      */
     public boolean isListening()
     {
-        final Running current = running;
-        return current != null && current.connector.isListening();
+        final ChannelResources current = running;
+        return current != null && current.connector().isListening();
     }
 
     /**
@@ -273,8 +263,8 @@ public final class SampleChannel implements AutoCloseable
      */
     public String lastConnectFailure()
     {
-        final Running current = running;
-        return current != null ? current.connector.lastConnectFailure() : null;
+        final ChannelResources current = running;
+        return current != null ? current.connector().lastConnectFailure() : null;
     }
 
     /**
@@ -301,8 +291,8 @@ public final class SampleChannel implements AutoCloseable
     /** @return the queue pair of the connection samples are written to now, or null: for tests that break it. */
     QueuePair sendingQueuePair()
     {
-        final Running current = running;
-        return current != null ? current.send.queuePair() : null;
+        final ChannelResources current = running;
+        return current != null ? current.send().queuePair() : null;
     }
 
     /**
@@ -378,9 +368,9 @@ public final class SampleChannel implements AutoCloseable
         {
             require("start", ChannelState.CHECKED, ChannelState.STOPPED);
             failure = null;
-            running = new Running(config, stats, clock, new ConnectionEvents());
+            running = new ChannelResources(config, stats, clock, new ConnectionEvents());
             state = ChannelState.STARTED;
-            running.thread.start();
+            running.startConnector();
         }
         return this;
     }
@@ -391,7 +381,7 @@ public final class SampleChannel implements AutoCloseable
      */
     public void stop()
     {
-        final Running stopping;
+        final ChannelResources stopping;
         synchronized (stateLock)
         {
             if (running == null)
@@ -433,9 +423,9 @@ public final class SampleChannel implements AutoCloseable
         throw new ChannelStateException(config != null ? config.name() : "?", operation, state, needed.toString());
     }
 
-    private Running requireRunning(final String operation)
+    private ChannelResources requireRunning(final String operation)
     {
-        final Running current = running;
+        final ChannelResources current = running;
         if (current == null)
         {
             throw new ChannelStateException(config != null ? config.name() : "?", operation, state,
@@ -473,130 +463,6 @@ public final class SampleChannel implements AutoCloseable
             {
                 failure = new ChannelException(reason, cause);
                 stateLock.notifyAll();
-            }
-        }
-    }
-
-    /** Everything a started channel holds, freed in reverse order by {@link #close()}. */
-    private static final class Running implements AutoCloseable
-    {
-        private final Deque<AutoCloseable> resources = new ArrayDeque<>();
-        private SendPath send;
-        private ReceivePath receive;
-        private CompletionChannel completionChannel;
-        private ChannelConnector connector;
-        private Thread thread;
-
-        Running(final ChannelConfig config, final ChannelStats stats, final EpochNanoClock clock,
-            final ChannelConnector.Listener listener)
-        {
-            try
-            {
-                final Provider provider = Providers.AUTO.equals(config.provider()) ? Providers.select() :
-                    Providers.select(config.provider());
-                final EventChannel events = push(provider.createEventChannel());
-                final CmId first = push(ChannelConnector.bindFirst(config, events));
-                final Context context = first.context();
-                requireDevice(config, context);
-                requireDatagramsFit(config, context);
-                final ProtectionDomain pd = push(context.allocPd());
-                completionChannel = config.pollMode() == PollMode.EVENT ? push(context.createCompChannel()) : null;
-                final CompletionQueue sendCq = push(context.createCq(config.outCqSize(), null, 0));
-                final CompletionQueue receiveCq = push(context.createCq(config.inCqSize(), completionChannel, 0));
-                final int capacity = config.signals().size();
-                final SamplePool sendPool = push(new SamplePool(pd, config.outMaxWrs() + 2 * config.outVectorize(),
-                    capacity, 0));
-                final SamplePool receivePool = push(new SamplePool(pd, config.inMaxWrs() + 2 * config.inVectorize(),
-                    capacity, AccessFlags.LOCAL_WRITE));
-                send = new SendPath(sendPool, sendCq, stats, config.signals(), config.outVectorize(),
-                    config.outMaxInFlight(), config.outPeriodicSignaling(), config.outSendInline());
-                receive = new ReceivePath(receivePool, receiveCq, stats, clock, config.mode() == TransportMode.UD,
-                    config.inVectorize(), config.inMaxPosted());
-                LOG.info("{}: up to {} sends in flight (out.max_wrs = {}, out.cq_size = {}), one in {} signaled; " +
-                    "{} receives kept posted (in.max_wrs - in.buffer_subtraction = {}, in.cq_size = {})",
-                    config.name(), config.outMaxInFlight(), config.outMaxWrs(), config.outCqSize(),
-                    config.outPeriodicSignaling(), config.inMaxPosted(),
-                    config.inMaxWrs() - config.inBufferSubtraction(), config.inCqSize());
-                connector = new ChannelConnector(config, events, first, pd, sendCq, receiveCq, send, receive, stats,
-                    listener);
-                thread = new Thread(connector, "ibex-cm-" + config.name());
-                thread.setDaemon(true);
-            }
-            catch (final RuntimeException ex)
-            {
-                close();
-                throw ex instanceof ChannelException ? ex : new ChannelException(config.name() +
-                    ": cannot start: " + ex.getMessage(), ex);
-            }
-        }
-
-        private static void requireDevice(final ChannelConfig config, final Context context)
-        {
-            final String device = context.device().name();
-            if (config.device() != null && !config.device().equals(device))
-            {
-                throw new ChannelException(config.name() + ": in.address " + config.inAddress() + " is on device " +
-                    device + ", not on the configured device " + config.device());
-            }
-        }
-
-        /** A UD message cannot exceed the path MTU: refuse signal lists whose samples would not fit. */
-        private static void requireDatagramsFit(final ChannelConfig config, final Context context)
-        {
-            final int mtu = context.queryPort(1).activeMtu().bytes();
-            final int wire = Sample.wireLength(config.signals().size());
-            if (config.mode() == TransportMode.UD && wire > mtu)
-            {
-                throw new ChannelException(config.name() + ": a sample of " + config.signals().size() +
-                    " values takes " + wire + " bytes, more than the UD MTU of " + mtu + " bytes on device " +
-                    context.device().name() + ": use fewer values or RC/UC");
-            }
-        }
-
-        private <T extends AutoCloseable> T push(final T resource)
-        {
-            resources.push(resource);
-            return resource;
-        }
-
-        @Override
-        public void close()
-        {
-            if (send != null)
-            {
-                send.shutDown();
-                receive.shutDown();
-            }
-            if (connector != null)
-            {
-                connector.stop();
-                boolean interrupted = false;
-                while (thread.isAlive())
-                {
-                    try
-                    {
-                        thread.join();
-                    }
-                    catch (final InterruptedException ex)
-                    {
-                        interrupted = true;
-                    }
-                }
-                if (interrupted)
-                {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            while (!resources.isEmpty())
-            {
-                try
-                {
-                    resources.pop().close();
-                }
-                catch (final Exception ex)
-                {
-                    LOG.warn("freeing a channel resource failed: {}", ex.getMessage());
-                }
             }
         }
     }

@@ -14,8 +14,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Binds the VILLAS keys of an {@code infiniband} node to a {@link ChannelConfig.Builder}, recording where each
- * value was written so that later errors can name it.
+ * Binds the VILLAS keys of an {@code infiniband} node to a {@link ChannelConfig.Builder} (its {@code in} and
+ * {@code out} groups to the part builders), recording where each value was written so that later errors can name it.
  */
 final class ChannelConfigBinder
 {
@@ -85,31 +85,33 @@ final class ChannelConfigBinder
 
     private void bindIn(final GroupBinder in)
     {
-        bind(in, "address", address(in), builder::inAddress);
-        bind(in, "cq_size", in::int32, builder::inCqSize);
-        bind(in, "max_wrs", in::int32, builder::inMaxWrs);
-        bind(in, "vectorize", in::int32, builder::inVectorize);
-        bind(in, "buffer_subtraction", in::int32, builder::inBufferSubtraction);
-        bind(in, "admission_timeout", millis(in), builder::admissionTimeout);
-        bind(in, "hooks", in::value, builder::inHooks);
+        final InConfig.Builder settings = builder.inBuilder();
+        bind(in, "address", address(in), settings::address);
+        bind(in, "cq_size", in::int32, settings::cqSize);
+        bind(in, "max_wrs", in::int32, settings::maxWrs);
+        bind(in, "vectorize", in::int32, settings::vectorize);
+        bind(in, "buffer_subtraction", in::int32, settings::bufferSubtraction);
+        bind(in, "admission_timeout", millis(in), settings::admissionTimeout);
+        bind(in, "hooks", in::value, settings::hooks);
     }
 
     private void bindOut(final GroupBinder out)
     {
-        bind(out, "address", address(out), builder::outAddress);
+        final OutConfig.Builder settings = builder.outBuilder();
+        bind(out, "address", address(out), settings::address);
         final String timeoutKey = out.either("resolution_timeout", "timeout");
-        bind(out, timeoutKey, "out.resolution_timeout", out::int32, builder::outResolutionTimeoutMillis);
-        bind(out, "cq_size", out::int32, builder::outCqSize);
-        bind(out, "max_wrs", out::int32, builder::outMaxWrs);
-        bind(out, "vectorize", out::int32, builder::outVectorize);
-        bind(out, "send_inline", out::bool, builder::outSendInline);
-        bind(out, "max_inline_data", out::int32, builder::outMaxInlineData);
-        bind(out, "use_fallback", out::bool, builder::outUseFallback);
-        bind(out, "periodic_signaling", out::int32, builder::outPeriodicSignaling);
-        bind(out, "reconnect", out::bool, builder::reconnect);
-        bind(out, "reconnect_min_delay", millis(out), builder::reconnectMinDelay);
-        bind(out, "reconnect_max_delay", millis(out), builder::reconnectMaxDelay);
-        bind(out, "hooks", out::value, builder::outHooks);
+        bind(out, timeoutKey, "out.resolution_timeout", out::int32, settings::resolutionTimeoutMillis);
+        bind(out, "cq_size", out::int32, settings::cqSize);
+        bind(out, "max_wrs", out::int32, settings::maxWrs);
+        bind(out, "vectorize", out::int32, settings::vectorize);
+        bind(out, "send_inline", out::bool, settings::sendInline);
+        bind(out, "max_inline_data", out::int32, settings::maxInlineData);
+        bind(out, "use_fallback", out::bool, settings::useFallback);
+        bind(out, "periodic_signaling", out::int32, settings::periodicSignaling);
+        bind(out, "reconnect", out::bool, settings::reconnect);
+        bind(out, "reconnect_min_delay", millis(out), settings::reconnectMinDelay);
+        bind(out, "reconnect_max_delay", millis(out), settings::reconnectMaxDelay);
+        bind(out, "hooks", out::value, settings::hooks);
     }
 
     private void bindSignals(final GroupBinder node, final GroupBinder in)

@@ -27,7 +27,7 @@ final class ChannelConfigChecks
      */
     static void apply(final ChannelConfig config, final ChannelConfig.Builder builder, final List<String> warnings)
     {
-        final ChannelConfig.Origin mode = config.origin("rdma_transport_mode");
+        final ConfigOrigins.Origin mode = config.origin("rdma_transport_mode");
         if (mode.key().endsWith("rdma_port_space") && config.mode() != TransportMode.RC)
         {
             warnings.add(locate(mode) + ": " + mode.describe(config.mode()) + " makes this node " + config.mode() +
@@ -35,45 +35,45 @@ final class ChannelConfigChecks
                 "peer given the same file cannot talk to it; write rdma_transport_mode = \"" + config.mode() +
                 "\" to mean " + config.mode() + " on both");
         }
-        final ChannelConfig.Origin subtraction = config.origin("in.buffer_subtraction");
-        final ChannelConfig.Origin vectorize = config.origin("in.vectorize");
-        final ChannelConfig.Origin inWrs = config.origin("in.max_wrs");
-        final int sub = config.inBufferSubtraction();
-        final int vec = config.inVectorize();
+        final ConfigOrigins.Origin subtraction = config.origin("in.buffer_subtraction");
+        final ConfigOrigins.Origin vectorize = config.origin("in.vectorize");
+        final ConfigOrigins.Origin inWrs = config.origin("in.max_wrs");
+        final int sub = config.in().bufferSubtraction();
+        final int vec = config.in().vectorize();
         if (sub < 2 * vec)
         {
             throw new ConfigException(locate(subtraction, vectorize), subtraction.describe(sub) +
                 " must be at least 2 * " + vectorize.describe(vec) + ", that is " + 2 * vec);
         }
-        if (sub >= config.inMaxWrs() - vec)
+        if (sub >= config.in().maxWrs() - vec)
         {
             throw new ConfigException(locate(subtraction, inWrs, vectorize), subtraction.describe(sub) +
-                " must be less than " + inWrs.describe(config.inMaxWrs()) + " - " + vectorize.describe(vec) +
-                ", that is " + (config.inMaxWrs() - vec));
+                " must be less than " + inWrs.describe(config.in().maxWrs()) + " - " + vectorize.describe(vec) +
+                ", that is " + (config.in().maxWrs() - vec));
         }
-        final int inMaxWrs = roundUp(inWrs, config.inMaxWrs(), warnings);
-        final int outMaxWrs = roundUp(config.origin("out.max_wrs"), config.outMaxWrs(), warnings);
+        final int inMaxWrs = roundUp(inWrs, config.in().maxWrs(), warnings);
+        final int outMaxWrs = roundUp(config.origin("out.max_wrs"), config.out().maxWrs(), warnings);
         builder.checkedMaxWrs(inMaxWrs, outMaxWrs);
 
-        final ChannelConfig.Origin cqSize = config.origin("in.cq_size");
-        if (config.inCqSize() < inMaxWrs - sub)
+        final ConfigOrigins.Origin cqSize = config.origin("in.cq_size");
+        if (config.in().cqSize() < inMaxWrs - sub)
         {
-            warnings.add(locate(cqSize, inWrs, subtraction) + ": " + cqSize.describe(config.inCqSize()) +
+            warnings.add(locate(cqSize, inWrs, subtraction) + ": " + cqSize.describe(config.in().cqSize()) +
                 " is less than in.max_wrs - in.buffer_subtraction = " + (inMaxWrs - sub) + ": only " +
-                config.inCqSize() + " receives are kept posted, as a disconnect flushes them all into the " +
+                config.in().cqSize() + " receives are kept posted, as a disconnect flushes them all into the " +
                 "completion queue");
         }
-        final ChannelConfig.Origin outWrs = config.origin("out.max_wrs");
+        final ConfigOrigins.Origin outWrs = config.origin("out.max_wrs");
         final String outWrsText = outWrs.describe(outMaxWrs) +
-            (outMaxWrs == config.outMaxWrs() ? "" : " (" + config.outMaxWrs() + " rounded up)");
-        final ChannelConfig.Origin signaling = config.origin("out.periodic_signaling");
-        final int every = config.outPeriodicSignalingSetting();
+            (outMaxWrs == config.out().maxWrs() ? "" : " (" + config.out().maxWrs() + " rounded up)");
+        final ConfigOrigins.Origin signaling = config.origin("out.periodic_signaling");
+        final int every = config.out().periodicSignalingSetting();
         if (every > outMaxWrs)
         {
             throw new ConfigException(locate(signaling, outWrs), signaling.describe(every) +
                 " must not exceed " + outWrsText + ": a send queue that fills up before a signaled send stalls");
         }
-        final int inFlight = Math.min(outMaxWrs, config.outCqSize());
+        final int inFlight = Math.min(outMaxWrs, config.out().cqSize());
         if (every > Math.max(1, inFlight / 2))
         {
             warnings.add(locate(signaling) + ": " + signaling.describe(every) + " is more than half of the " +
@@ -81,19 +81,19 @@ final class ChannelConfigChecks
                 Math.max(1, inFlight / 2) + " is signaled instead, so that completions come before the writer is " +
                 "held back");
         }
-        final ChannelConfig.Origin outVectorize = config.origin("out.vectorize");
-        if (config.outVectorize() > outMaxWrs)
+        final ConfigOrigins.Origin outVectorize = config.origin("out.vectorize");
+        if (config.out().vectorize() > outMaxWrs)
         {
-            throw new ConfigException(locate(outVectorize, outWrs), outVectorize.describe(config.outVectorize()) +
+            throw new ConfigException(locate(outVectorize, outWrs), outVectorize.describe(config.out().vectorize()) +
                 " must not exceed " + outWrsText + ": one write posts that many work requests");
         }
-        final ChannelConfig.Origin minDelay = config.origin("out.reconnect_min_delay");
-        final ChannelConfig.Origin maxDelay = config.origin("out.reconnect_max_delay");
-        if (config.reconnectMinDelay().compareTo(config.reconnectMaxDelay()) > 0)
+        final ConfigOrigins.Origin minDelay = config.origin("out.reconnect_min_delay");
+        final ConfigOrigins.Origin maxDelay = config.origin("out.reconnect_max_delay");
+        if (config.out().reconnectMinDelay().compareTo(config.out().reconnectMaxDelay()) > 0)
         {
             throw new ConfigException(locate(minDelay, maxDelay),
-                minDelay.describe(config.reconnectMinDelay().toMillis() + " ms") + " must not exceed " +
-                maxDelay.describe(config.reconnectMaxDelay().toMillis() + " ms"));
+                minDelay.describe(config.out().reconnectMinDelay().toMillis() + " ms") + " must not exceed " +
+                maxDelay.describe(config.out().reconnectMaxDelay().toMillis() + " ms"));
         }
         final byte[] secret = SecretFile.read(config);
         if (secret != null)
@@ -102,7 +102,7 @@ final class ChannelConfigChecks
         }
     }
 
-    private static int roundUp(final ChannelConfig.Origin origin, final int maxWrs, final List<String> warnings)
+    private static int roundUp(final ConfigOrigins.Origin origin, final int maxWrs, final List<String> warnings)
     {
         final int rounded = maxWrs == 1 ? 1 : Integer.highestOneBit(maxWrs - 1) << 1;
         if (rounded != maxWrs)
@@ -121,9 +121,9 @@ final class ChannelConfigChecks
     /**
      * @return the location of the first origin the config set, or of the first if all are defaults.
      */
-    private static ConfigLocation locate(final ChannelConfig.Origin... origins)
+    private static ConfigLocation locate(final ConfigOrigins.Origin... origins)
     {
-        for (final ChannelConfig.Origin origin : origins)
+        for (final ConfigOrigins.Origin origin : origins)
         {
             if (!origin.defaulted())
             {

@@ -10,8 +10,8 @@ import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 
 /**
- * Writes a {@link ChannelConfig} as a libconfig node, every setting included, which
- * {@link ChannelConfig#fromGroup} reads back to an equal config.
+ * Writes a {@link ChannelConfig} as a libconfig node, every setting included, which the binder reads back to an
+ * equal config; and its {@code in} and {@code out} groups alone, for their {@code toString()}.
  */
 final class ChannelConfigWriter
 {
@@ -24,6 +24,7 @@ final class ChannelConfigWriter
     {
     }
 
+    /** @return the node, {@link ChannelConfig#toString()}. */
     static String write(final ChannelConfig config)
     {
         final ChannelConfigWriter writer = new ChannelConfigWriter();
@@ -36,33 +37,59 @@ final class ChannelConfigWriter
         writer.setting("idle_strategy", config.idle().configName());
         writer.setting(SecretFile.KEY, config.secretFile() == null ? null : config.secretFile().toString());
         writer.raw("hooks", config.hooks());
-        writer.open("in");
-        writer.setting("address", address(config.inAddress()));
-        writer.raw("cq_size", config.inCqSize());
-        writer.raw("max_wrs", config.inMaxWrs());
-        writer.raw("vectorize", config.inVectorize());
-        writer.raw("buffer_subtraction", config.inBufferSubtraction());
-        writer.raw("admission_timeout", config.admissionTimeout().toMillis());
-        writer.raw("signals", signals(config.signals()));
-        writer.raw("hooks", config.inHooks());
-        writer.close();
-        writer.open("out");
-        writer.setting("address", address(config.outAddress()));
-        writer.raw("resolution_timeout", config.outResolutionTimeoutMillis());
-        writer.raw("cq_size", config.outCqSize());
-        writer.raw("max_wrs", config.outMaxWrs());
-        writer.raw("vectorize", config.outVectorize());
-        writer.raw("send_inline", config.outSendInline());
-        writer.raw("max_inline_data", config.outMaxInlineData());
-        writer.raw("use_fallback", config.outUseFallback());
-        writer.raw("periodic_signaling", config.outPeriodicSignalingSetting());
-        writer.raw("reconnect", config.reconnect());
-        writer.raw("reconnect_min_delay", config.reconnectMinDelay().toMillis());
-        writer.raw("reconnect_max_delay", config.reconnectMaxDelay().toMillis());
-        writer.raw("hooks", config.outHooks());
-        writer.close();
+        writer.in(config.in(), config.signals());
+        writer.out(config.out());
         writer.close();
         return writer.text.toString();
+    }
+
+    /** @return the {@code in} group alone, {@link InConfig#toString()}. */
+    static String write(final InConfig in)
+    {
+        final ChannelConfigWriter writer = new ChannelConfigWriter();
+        writer.in(in, null);
+        return writer.text.toString();
+    }
+
+    /** @return the {@code out} group alone, {@link OutConfig#toString()}. */
+    static String write(final OutConfig out)
+    {
+        final ChannelConfigWriter writer = new ChannelConfigWriter();
+        writer.out(out);
+        return writer.text.toString();
+    }
+
+    private void in(final InConfig in, final SignalList signals)
+    {
+        open("in");
+        setting("address", address(in.address()));
+        raw("cq_size", in.cqSize());
+        raw("max_wrs", in.maxWrs());
+        raw("vectorize", in.vectorize());
+        raw("buffer_subtraction", in.bufferSubtraction());
+        raw("admission_timeout", in.admissionTimeout().toMillis());
+        raw("signals", signals == null ? null : signals(signals));
+        raw("hooks", in.hooks());
+        close();
+    }
+
+    private void out(final OutConfig out)
+    {
+        open("out");
+        setting("address", address(out.address()));
+        raw("resolution_timeout", out.resolutionTimeoutMillis());
+        raw("cq_size", out.cqSize());
+        raw("max_wrs", out.maxWrs());
+        raw("vectorize", out.vectorize());
+        raw("send_inline", out.sendInline());
+        raw("max_inline_data", out.maxInlineData());
+        raw("use_fallback", out.useFallback());
+        raw("periodic_signaling", out.periodicSignalingSetting());
+        raw("reconnect", out.reconnect());
+        raw("reconnect_min_delay", out.reconnectMinDelay().toMillis());
+        raw("reconnect_max_delay", out.reconnectMaxDelay().toMillis());
+        raw("hooks", out.hooks());
+        close();
     }
 
     private void open(final String name)

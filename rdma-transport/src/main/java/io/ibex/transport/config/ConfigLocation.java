@@ -25,7 +25,7 @@ public record ConfigLocation(String source, int line, int column)
     }
 
     /**
-     * @param source what built the value, e.g. {@code "ChannelConfig.builder().inVectorize"}.
+     * @param source what built the value, e.g. {@code "ChannelConfig.builder().in(...).vectorize"}.
      * @return a location without line and column.
      */
     public static ConfigLocation of(final String source)

@@ -58,11 +58,12 @@ class ChannelAuthenticationTest
     {
         final Path secret = secret("target", "0123456789abcdef0123456789abcdef");
         try (SampleChannel target = SampleChannel.open(target(mode, c -> c.secretFile(secret)));
-            SampleChannel source = SampleChannel.open(source(mode, c -> c.reconnect(false).outUseFallback(false))))
+            SampleChannel source = SampleChannel.open(source(mode, c -> c
+                .out(out -> out.reconnect(false).useFallback(false)))))
         {
             awaitFailure(source);
             final String failure = source.failure().getMessage();
-            assertTrue(failure.endsWith(rejected(mode) + ": " + ChannelConnector.NOT_AUTHENTICATED +
+            assertTrue(failure.endsWith(rejected(mode) + ": " + TargetAcceptor.NOT_AUTHENTICATED +
                 ConnectProof.NO_PROOF + ")"), failure);
             assertEquals(ChannelState.STARTED, target.state(), "the target connected to nobody");
         }
@@ -75,11 +76,11 @@ class ChannelAuthenticationTest
         final Path theirs = secret("source", "0123456789abcdef0123456789abcdeX");
         try (SampleChannel target = SampleChannel.open(target(TransportMode.RC, c -> c.secretFile(mine)));
             SampleChannel source = SampleChannel.open(source(TransportMode.RC,
-                c -> c.secretFile(theirs).reconnect(false).outUseFallback(false))))
+                c -> c.secretFile(theirs).out(out -> out.reconnect(false).useFallback(false)))))
         {
             awaitFailure(source);
             final String failure = source.failure().getMessage();
-            assertTrue(failure.endsWith("REJECTED (status 28: " + ChannelConnector.NOT_AUTHENTICATED +
+            assertTrue(failure.endsWith("REJECTED (status 28: " + TargetAcceptor.NOT_AUTHENTICATED +
                 ConnectProof.WRONG_PROOF + ")"), failure);
             assertEquals(ChannelState.STARTED, target.state(), "the target connected to nobody");
         }
@@ -92,7 +93,7 @@ class ChannelAuthenticationTest
         final Path secret = secret("source", "0123456789abcdef0123456789abcdef");
         try (SampleChannel target = SampleChannel.open(target(mode, c -> { }));
             SampleChannel source = SampleChannel.open(source(mode,
-                c -> c.secretFile(secret).reconnect(false).outUseFallback(false))))
+                c -> c.secretFile(secret).out(out -> out.reconnect(false).useFallback(false)))))
         {
             awaitFailure(source);
             final String failure = source.failure().getMessage();

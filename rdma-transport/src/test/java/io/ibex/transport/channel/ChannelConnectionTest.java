@@ -13,7 +13,7 @@ import java.util.stream.LongStream;
 import static io.ibex.transport.channel.ChannelPair.awaitConnected;
 import static io.ibex.transport.channel.ChannelPair.receive;
 import static io.ibex.transport.channel.ChannelPair.send;
-import static io.ibex.transport.channel.ChannelConnector.QP_REFUSED;
+import static io.ibex.transport.channel.ConnectionFactory.QP_REFUSED;
 import static io.ibex.transport.channel.TestChannels.WAIT_MILLIS;
 import static io.ibex.transport.channel.TestChannels.awaitFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -69,7 +69,8 @@ class ChannelConnectionTest
     void aSourceLosesNothingToATargetThatGrantsNoRnrRetriesAndPostsItsReceivesLate() throws Exception
     {
         try (GrudgingTarget target = new GrudgingTarget(TestChannels.address(targetPort));
-            SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c.outUseFallback(false))))
+            SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c
+                .out(out -> out.useFallback(false)))))
         {
             target.acceptGrantingNothing(32);
             awaitConnected(source);
@@ -88,7 +89,7 @@ class ChannelConnectionTest
     {
         try (ChannelPair pair = new ChannelPair(target(TransportMode.RC), source(TransportMode.RC, c -> { }));
             SampleChannel second = SampleChannel.open(TestChannels.source("second", TransportMode.RC,
-                LoopbackPorts.next(), targetPort, c -> c.outUseFallback(false).reconnect(false))))
+                LoopbackPorts.next(), targetPort, c -> c.out(out -> out.useFallback(false).reconnect(false)))))
         {
             awaitFailure(second);
             final String failure = second.failure().getMessage();
@@ -183,7 +184,7 @@ class ChannelConnectionTest
         {
             awaitListening(fallen);
             final ChannelConfig other = TestChannels.source("other", TransportMode.RC, LoopbackPorts.next(),
-                sourcePort, c -> c.outUseFallback(false));
+                sourcePort, c -> c.out(out -> out.useFallback(false)));
             try (SampleChannel source = SampleChannel.open(other))
             {
                 awaitConnected(source);
@@ -199,8 +200,8 @@ class ChannelConnectionTest
     {
         try (SampleChannel source = SampleChannel.open(source(TransportMode.RC, c ->
         {
-            c.outUseFallback(false);
-            c.reconnect(false);
+            c.out(out -> out.useFallback(false));
+            c.out(out -> out.reconnect(false));
         })))
         {
             awaitFailure(source);
@@ -217,7 +218,8 @@ class ChannelConnectionTest
     void aQueuePairTheDeviceRefusesFailsTheSourceRatherThanFallingBackToListening() throws Exception
     {
         try (SampleChannel target = SampleChannel.open(target(TransportMode.RC));
-            SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c.outMaxInlineData(1000))))
+            SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c
+                .out(out -> out.maxInlineData(1000)))))
         {
             awaitFailure(source);
             final ChannelException failure = source.failure();
@@ -233,8 +235,9 @@ class ChannelConnectionTest
     {
         // A target makes its QPs with the out section's max_inline_data too.
         try (SampleChannel target = SampleChannel.open(TestChannels.target("target", TransportMode.RC, targetPort,
-                c -> c.outMaxInlineData(1000)));
-            SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c.outUseFallback(false))))
+                c -> c.out(out -> out.maxInlineData(1000))));
+            SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c
+                .out(out -> out.useFallback(false)))))
         {
             awaitFailure(target);
             final ChannelException failure = target.failure();
@@ -247,7 +250,8 @@ class ChannelConnectionTest
     @Test
     void withReconnectASourceKeepsTryingUntilItsTargetAppears() throws Exception
     {
-        try (SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c.outUseFallback(false))))
+        try (SampleChannel source = SampleChannel.open(source(TransportMode.RC, c -> c
+            .out(out -> out.useFallback(false)))))
         {
             Thread.sleep(200);
             assertEquals(ChannelState.STARTED, source.state());
@@ -266,7 +270,8 @@ class ChannelConnectionTest
         return TestChannels.target("target", mode, targetPort, c -> { });
     }
 
-    private ChannelConfig source(final TransportMode mode, final java.util.function.Consumer<ChannelConfig.Builder> tweak)
+    private ChannelConfig source(final TransportMode mode,
+        final java.util.function.Consumer<ChannelConfig.Builder> tweak)
     {
         return TestChannels.source("source", mode, sourcePort, targetPort, tweak);
     }

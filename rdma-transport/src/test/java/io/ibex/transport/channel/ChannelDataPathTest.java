@@ -33,7 +33,8 @@ class ChannelDataPathTest
     @Test
     void writeTakesAtMostVectorizeSamplesAndSignalsEveryNthSend() throws Exception
     {
-        try (ChannelPair pair = pair(TransportMode.RC, t -> { }, s -> s.outVectorize(8).outPeriodicSignaling(4)))
+        try (ChannelPair pair = pair(TransportMode.RC, t -> { }, s -> s
+            .out(out -> out.vectorize(8).periodicSignaling(4))))
         {
             final SampleBatch batch = new SampleBatch(20);
             assertEquals(20, pair.source.claim(batch, 20));
@@ -58,7 +59,7 @@ class ChannelDataPathTest
     void samplesThatFitMaxInlineDataAreSentInlineExceptTheSignaledOnes() throws Exception
     {
         try (ChannelPair pair = pair(TransportMode.RC, t -> { },
-            s -> s.outMaxInlineData(64).outPeriodicSignaling(5).signals(SignalList.ofCount(4))))
+            s -> s.out(out -> out.maxInlineData(64).periodicSignaling(5)).signals(SignalList.ofCount(4))))
         {
             send(pair.source, 0, 10);
             receive(pair.target, 0, 10);
@@ -70,8 +71,8 @@ class ChannelDataPathTest
     @Test
     void rcPushesBackInsteadOfDroppingWhenTheReaderFallsBehind() throws Exception
     {
-        try (ChannelPair pair = pair(TransportMode.RC, t -> t.inMaxWrs(16).inBufferSubtraction(4),
-            s -> s.outMaxWrs(8)))
+        try (ChannelPair pair = pair(TransportMode.RC, t -> t.in(in -> in.maxWrs(16).bufferSubtraction(4)),
+            s -> s.out(out -> out.maxWrs(8))))
         {
             final SampleBatch batch = new SampleBatch(1);
             long accepted = 0;
@@ -107,7 +108,7 @@ class ChannelDataPathTest
     @Test
     void udLossIsCountedExactlyBySequenceGaps() throws Exception
     {
-        try (ChannelPair pair = pair(TransportMode.UD, t -> t.inMaxWrs(16).inBufferSubtraction(4), s -> { }))
+        try (ChannelPair pair = pair(TransportMode.UD, t -> t.in(in -> in.maxWrs(16).bufferSubtraction(4)), s -> { }))
         {
             final int burst = 200;
             send(pair.source, 0, 1);

@@ -61,9 +61,9 @@ class ChannelErrorsTest
         // out.max_wrs 1024 with a send CQ of 16: a broken connection flushes every send in flight into that CQ,
         // signaled or not, so no more than 16 may be in flight.
         try (ChannelPair pair = new ChannelPair(
-            TestChannels.target("target", TransportMode.RC, targetPort, c -> c.inMaxWrs(64)),
-            TestChannels.source("source", TransportMode.RC, sourcePort, targetPort, c -> c.outMaxWrs(1024)
-                .outCqSize(16).outUseFallback(false).reconnectMaxDelay(Duration.ofMillis(100)))))
+            TestChannels.target("target", TransportMode.RC, targetPort, c -> c.in(in -> in.maxWrs(64))),
+            TestChannels.source("source", TransportMode.RC, sourcePort, targetPort, c -> c.out(out -> out.maxWrs(1024)
+                .cqSize(16).useFallback(false).reconnectMaxDelay(Duration.ofMillis(100))))))
         {
             // The target does not read: its 48 posted receives (in.max_wrs - in.buffer_subtraction) fill, then
             // the source's sends wait for receives (RNR) until it holds back.
@@ -89,8 +89,8 @@ class ChannelErrorsTest
         // flushed at once: a writer that kept going would drop samples without bound (a peer killed mid-stream).
         try (ChannelPair pair = new ChannelPair(
             TestChannels.target("target", TransportMode.RC, targetPort, c -> { }),
-            TestChannels.source("source", TransportMode.RC, sourcePort, targetPort, c -> c.outMaxWrs(16)
-                .outUseFallback(false).reconnectMaxDelay(Duration.ofMillis(100)))))
+            TestChannels.source("source", TransportMode.RC, sourcePort, targetPort, c -> c.out(out -> out.maxWrs(16)
+                .useFallback(false).reconnectMaxDelay(Duration.ofMillis(100))))))
         {
             send(pair.source, 0, 10);
             receive(pair.target, 0, 10);
@@ -127,9 +127,9 @@ class ChannelErrorsTest
         // 1008 receives (in.max_wrs - in.buffer_subtraction) for a receive CQ of 32: the config check warns, and
         // only 32 are posted, as a broken connection flushes every posted receive into that CQ.
         try (ChannelPair pair = new ChannelPair(
-            TestChannels.target("target", TransportMode.RC, targetPort, c -> c.inMaxWrs(1024).inCqSize(32)),
+            TestChannels.target("target", TransportMode.RC, targetPort, c -> c.in(in -> in.maxWrs(1024).cqSize(32))),
             TestChannels.source("source", TransportMode.RC, sourcePort, targetPort,
-                c -> c.outUseFallback(false).reconnectMaxDelay(Duration.ofMillis(100)))))
+                c -> c.out(out -> out.useFallback(false).reconnectMaxDelay(Duration.ofMillis(100))))))
         {
             final long posted = pair.target.stats().get(Counter.POSTED_RECEIVES);
             breakAndRecover(pair, pair.target);
@@ -149,8 +149,9 @@ class ChannelErrorsTest
         // The channel keeps no more receives posted than its CQ of 8 holds: 16 more posted behind its back,
         // all flushed when the queue pair goes to ERR, overrun it.
         try (ChannelPair pair = new ChannelPair(
-            TestChannels.target("target", TransportMode.RC, targetPort, c -> c.inCqSize(8).inMaxWrs(64)),
-            TestChannels.source("source", TransportMode.RC, sourcePort, targetPort, c -> c.outUseFallback(false))))
+            TestChannels.target("target", TransportMode.RC, targetPort, c -> c.in(in -> in.cqSize(8).maxWrs(64))),
+            TestChannels.source("source", TransportMode.RC, sourcePort, targetPort, c -> c
+                .out(out -> out.useFallback(false)))))
         {
             final QueuePair qp = pair.target.sendingQueuePair();
             for (int i = 0; i < 16; i++)
@@ -222,7 +223,7 @@ class ChannelErrorsTest
     {
         return new ChannelPair(TestChannels.target("target", TransportMode.RC, targetPort, c -> { }),
             TestChannels.source("source", TransportMode.RC, sourcePort, targetPort,
-                c -> c.outUseFallback(false).reconnectMaxDelay(Duration.ofMillis(100))));
+                c -> c.out(out -> out.useFallback(false).reconnectMaxDelay(Duration.ofMillis(100)))));
     }
 
     /** Moves {@code broken}'s queue pair to ERR: the connection is dropped within 2 s, then samples flow again. */

@@ -99,7 +99,7 @@ class ChannelLifecycleTest
     @Test
     void claimingMoreThanThePoolHoldsClaimsWhatIsFree()
     {
-        try (SampleChannel channel = SampleChannel.open(config.toBuilder().outMaxWrs(16).build()))
+        try (SampleChannel channel = SampleChannel.open(config.toBuilder().out(out -> out.maxWrs(16)).build()))
         {
             final SampleBatch batch = new SampleBatch(100);
             assertEquals(16 + 2, channel.claim(batch, 100), "out.max_wrs + 2 * out.vectorize slots");
@@ -119,7 +119,7 @@ class ChannelLifecycleTest
             assertEquals(ChannelState.STARTED, first.state());
             final SampleChannel second = SampleChannel.create().parse(config).check();
             final ChannelException error = assertThrows(ChannelException.class, second::start);
-            assertEquals(true, error.getMessage().startsWith("life: cannot bind to " + config.inAddress()),
+            assertEquals(true, error.getMessage().startsWith("life: cannot bind to " + config.in().address()),
                 error.getMessage());
             assertEquals(ChannelState.CHECKED, second.state());
             second.close();

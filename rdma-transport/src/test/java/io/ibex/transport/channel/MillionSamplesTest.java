@@ -23,10 +23,10 @@ class MillionSamplesTest
     {
         final int targetPort = LoopbackPorts.next();
         try (ChannelPair pair = new ChannelPair(
-            TestChannels.target("target", TransportMode.RC, targetPort, c -> c.inMaxWrs(512).inVectorize(32)
-                .inBufferSubtraction(64).inCqSize(512)),
-            TestChannels.source("source", TransportMode.RC, LoopbackPorts.next(), targetPort, c -> c.outMaxWrs(512)
-                .outVectorize(32).outCqSize(512))))
+            TestChannels.target("target", TransportMode.RC, targetPort,
+                c -> c.in(in -> in.maxWrs(512).vectorize(32).bufferSubtraction(64).cqSize(512))),
+            TestChannels.source("source", TransportMode.RC, LoopbackPorts.next(), targetPort,
+                c -> c.out(out -> out.maxWrs(512).vectorize(32).cqSize(512)))))
         {
             final CompletableFuture<Void> writer = CompletableFuture.runAsync(() ->
                 ChannelPair.send(pair.source, 0, SAMPLES));

@@ -41,7 +41,7 @@ class PeerKillTest
     /** Both ends: the source keeps trying (every 100 ms at most) instead of falling back to listening. */
     static void tweak(final ChannelConfig.Builder config)
     {
-        config.outUseFallback(false).reconnectMaxDelay(Duration.ofMillis(100));
+        config.out(out -> out.useFallback(false).reconnectMaxDelay(Duration.ofMillis(100)));
     }
 
     @AfterEach
@@ -85,7 +85,7 @@ class PeerKillTest
 
             first.assertReadInOrder(0);
             assertTrue(first.received() <= sentBefore, first.received() + " read of " + sentBefore);
-            assertTrue(dropped <= source.config().outMaxWrs(),
+            assertTrue(dropped <= source.config().out().maxWrs(),
                 dropped + " dropped: only sends still in flight may be unconfirmed at a disconnect");
             assertEquals(writer.taken, source.stats().get(Counter.SENT));
             assertEquals(dropped, source.stats().get(Counter.DROPPED), "nothing more was dropped after reconnecting");

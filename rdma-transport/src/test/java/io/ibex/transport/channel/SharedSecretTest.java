@@ -61,7 +61,8 @@ class SharedSecretTest
 
     private ChannelConfig config(final Path file)
     {
-        return ChannelConfig.builder().inAddress(new InetSocketAddress("127.0.0.1", 1)).secretFile(file).build();
+        return ChannelConfig.builder().in(in -> in.address(new InetSocketAddress("127.0.0.1", 1)))
+            .secretFile(file).build();
     }
 
     private Path secret(final String content, final String permissions) throws IOException

@@ -142,8 +142,8 @@ class SoftFaultsChannelTest
     private ChannelPair pair(final TransportMode mode) throws InterruptedException
     {
         final ChannelPair pair = new ChannelPair(TestChannels.target("target", mode, targetPort, c -> { }),
-            TestChannels.source("source", mode, sourcePort, targetPort, c -> c.outUseFallback(false)
-                .reconnectMaxDelay(Duration.ofMillis(100))));
+            TestChannels.source("source", mode, sourcePort, targetPort, c -> c.out(out -> out.useFallback(false)
+                .reconnectMaxDelay(Duration.ofMillis(100)))));
         if (mode == TransportMode.UD)
         {
             final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);

@@ -38,7 +38,8 @@ final class TestChannels
     static ChannelConfig target(final String name, final TransportMode mode, final int port,
         final Consumer<ChannelConfig.Builder> tweak)
     {
-        final ChannelConfig.Builder config = ChannelConfig.builder().name(name).mode(mode).inAddress(address(port));
+        final ChannelConfig.Builder config = ChannelConfig.builder().name(name).mode(mode)
+            .in(in -> in.address(address(port)));
         tweak.accept(config);
         return config.build();
     }
@@ -47,7 +48,7 @@ final class TestChannels
     static ChannelConfig source(final String name, final TransportMode mode, final int port, final int peerPort,
         final Consumer<ChannelConfig.Builder> tweak)
     {
-        return target(name, mode, port, config -> tweak.accept(config.outAddress(address(peerPort))));
+        return target(name, mode, port, config -> tweak.accept(config.out(out -> out.address(address(peerPort)))));
     }
 
     /**

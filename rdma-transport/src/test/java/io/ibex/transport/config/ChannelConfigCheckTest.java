@@ -36,12 +36,12 @@ class ChannelConfigCheckTest
     {
         final ChannelConfig config = bind(IN + "max_wrs = 100; cq_size = 100 }; out = { max_wrs = 3 }");
 
-        assertEquals(1, config.outPeriodicSignaling());
+        assertEquals(1, config.out().periodicSignaling());
         final ChannelConfig checked = config.check();
 
-        assertEquals(128, checked.inMaxWrs());
-        assertEquals(4, checked.outMaxWrs());
-        assertEquals(2, checked.outPeriodicSignaling());
+        assertEquals(128, checked.in().maxWrs());
+        assertEquals(4, checked.out().maxWrs());
+        assertEquals(2, checked.out().periodicSignaling());
         assertEquals(List.of(
             "n.conf:1:43: in.max_wrs = 100 is not a power of two: rounded up to 128",
             "n.conf:1:83: out.max_wrs = 3 is not a power of two: rounded up to 4",
@@ -81,7 +81,7 @@ class ChannelConfigCheckTest
         assertEquals(List.of("n.conf:1:43: in.cq_size = 128 (default) is less than in.max_wrs - " +
             "in.buffer_subtraction = 1008: only 128 receives are kept posted, as a disconnect flushes them all into " +
             "the completion queue"), checked.warnings());
-        assertEquals(128, checked.inMaxPosted());
+        assertEquals(128, checked.in().maxPosted());
     }
 
     @Test
@@ -89,15 +89,15 @@ class ChannelConfigCheckTest
     {
         final ChannelConfig source = ChannelConfig.read(LibconfigReaderTest.SEED, "ib_node_source").check();
 
-        assertEquals(8192, source.outMaxWrs());
-        assertEquals(256, source.outMaxInFlight());
-        assertEquals(128, source.outPeriodicSignaling(), "half of the sends in flight, not of out.max_wrs");
-        assertEquals(8192 - 128, source.inMaxPosted());
+        assertEquals(8192, source.out().maxWrs());
+        assertEquals(256, source.out().maxInFlight());
+        assertEquals(128, source.out().periodicSignaling(), "half of the sends in flight, not of out.max_wrs");
+        assertEquals(8192 - 128, source.in().maxPosted());
         assertEquals(List.of(), source.warnings(), "a limit, not a mistake: VILLAS' reference config");
 
         final ChannelConfig tiny = bind(IN + "}; out = { cq_size = 1 }").check();
-        assertEquals(1, tiny.outMaxInFlight());
-        assertEquals(1, tiny.outPeriodicSignaling());
+        assertEquals(1, tiny.out().maxInFlight());
+        assertEquals(1, tiny.out().periodicSignaling());
     }
 
     @Test
@@ -106,7 +106,7 @@ class ChannelConfigCheckTest
         final ChannelConfig checked = bind(IN + "}; out = { max_wrs = 256; cq_size = 32; periodic_signaling = 100 }")
             .check();
 
-        assertEquals(16, checked.outPeriodicSignaling());
+        assertEquals(16, checked.out().periodicSignaling());
         assertEquals(List.of("n.conf:1:94: out.periodic_signaling = 100 is more than half of the 32 sends kept in " +
             "flight (out.max_wrs, at most out.cq_size): one send in 16 is signaled instead, so that completions " +
             "come before the writer is held back"), checked.warnings());
@@ -115,15 +115,17 @@ class ChannelConfigCheckTest
     @Test
     void theBuilderIsCheckedByTheSameRulesNamingItsMethods()
     {
-        final ChannelConfig.Builder builder = ChannelConfig.builder().inAddress("127.0.0.1:1");
+        final ChannelConfig.Builder builder = ChannelConfig.builder().in(in -> in.address("127.0.0.1:1"));
 
-        assertEquals("ChannelConfig.builder().inVectorize: in.buffer_subtraction = 16 (default) must be at least " +
+        assertEquals("ChannelConfig.builder().in(...).vectorize: in.buffer_subtraction = 16 (default) must be at least " +
             "2 * in.vectorize = 9, that is 18",
-            assertThrows(ConfigException.class, () -> builder.inVectorize(9).build().check()).getMessage());
-        assertEquals("ChannelConfig.builder().reconnectMinDelay: out.reconnect_min_delay = 5000 ms must not exceed " +
+            assertThrows(ConfigException.class, () -> builder.in(in -> in.vectorize(9)).build().check()).getMessage());
+        assertEquals("ChannelConfig.builder().out(...).reconnectMinDelay: out.reconnect_min_delay = 5000 ms must not exceed " +
             "out.reconnect_max_delay = 2000 ms (default)", assertThrows(ConfigException.class,
-            () -> builder.inVectorize(1).reconnectMinDelay(Duration.ofSeconds(5)).build().check()).getMessage());
-        assertEquals(List.of("ChannelConfig.builder().outMaxWrs: out.max_wrs = 5 is not a power of two: rounded up " +
-            "to 8"), builder.reconnectMinDelay(Duration.ofMillis(1)).outMaxWrs(5).build().check().warnings());
+            () -> builder.in(in -> in.vectorize(1)).out(out -> out.reconnectMinDelay(Duration.ofSeconds(5)))
+                .build().check()).getMessage());
+        assertEquals(List.of("ChannelConfig.builder().out(...).maxWrs: out.max_wrs = 5 is not a power of two: rounded up " +
+            "to 8"), builder.out(out -> out.reconnectMinDelay(Duration.ofMillis(1)).maxWrs(5))
+                .build().check().warnings());
     }
 }

@@ -35,21 +35,21 @@ class ChannelConfigTest
 
         assertEquals("ib_node_source", source.name());
         assertEquals(TransportMode.RC, source.mode());
-        assertEquals(new InetSocketAddress("10.0.0.2", 1337), source.inAddress());
-        assertEquals(8192, source.inMaxWrs());
-        assertEquals(8192, source.inCqSize());
-        assertEquals(1, source.inVectorize());
-        assertEquals(128, source.inBufferSubtraction());
+        assertEquals(new InetSocketAddress("10.0.0.2", 1337), source.in().address());
+        assertEquals(8192, source.in().maxWrs());
+        assertEquals(8192, source.in().cqSize());
+        assertEquals(1, source.in().vectorize());
+        assertEquals(128, source.in().bufferSubtraction());
         assertTrue(source.isSource());
-        assertEquals(new InetSocketAddress("10.0.0.1", 1337), source.outAddress());
-        assertEquals(1000, source.outResolutionTimeoutMillis());
-        assertEquals(8192, source.outMaxWrs());
-        assertEquals(256, source.outCqSize());
-        assertTrue(source.outSendInline());
-        assertEquals(60, source.outMaxInlineData());
-        assertTrue(source.outUseFallback());
-        assertEquals(128, source.outPeriodicSignaling(), "half of the 256 sends out.cq_size allows in flight");
-        assertNull(source.inHooks());
+        assertEquals(new InetSocketAddress("10.0.0.1", 1337), source.out().address());
+        assertEquals(1000, source.out().resolutionTimeoutMillis());
+        assertEquals(8192, source.out().maxWrs());
+        assertEquals(256, source.out().cqSize());
+        assertTrue(source.out().sendInline());
+        assertEquals(60, source.out().maxInlineData());
+        assertTrue(source.out().useFallback());
+        assertEquals(128, source.out().periodicSignaling(), "half of the 256 sends out.cq_size allows in flight");
+        assertNull(source.in().hooks());
         assertFalse(source.checked());
     }
 
@@ -59,8 +59,8 @@ class ChannelConfigTest
         final ChannelConfig target = ChannelConfig.read(LibconfigReaderTest.SEED, "ib_node_target");
 
         assertFalse(target.isSource());
-        assertNull(target.outAddress());
-        final ConfigList hooks = (ConfigList)target.inHooks();
+        assertNull(target.out().address());
+        final ConfigList hooks = (ConfigList)target.in().hooks();
         assertEquals(scalar("stats"), ((ConfigGroup)hooks.get(0)).get("type"));
         assertEquals(LibconfigReaderTest.SEED + ":66:5", hooks.get(0).location().toString());
     }
@@ -84,29 +84,29 @@ class ChannelConfigTest
     {
         final ChannelConfig config = bind(ADDRESS);
 
-        assertEquals(ChannelConfig.builder().name("n").inAddress("127.0.0.1:1337").build(), config);
+        assertEquals(ChannelConfig.builder().name("n").in(in -> in.address("127.0.0.1:1337")).build(), config);
         assertEquals(TransportMode.RC, config.mode());
         assertEquals("auto", config.provider());
         assertNull(config.device());
         assertEquals(PollMode.BUSY, config.pollMode());
         assertEquals(IdleKind.YIELDING, config.idle());
         assertEquals(SignalList.DEFAULT, config.signals());
-        assertEquals(128, config.inCqSize());
-        assertEquals(128, config.inMaxWrs());
-        assertEquals(1, config.inVectorize());
-        assertEquals(16, config.inBufferSubtraction());
+        assertEquals(128, config.in().cqSize());
+        assertEquals(128, config.in().maxWrs());
+        assertEquals(1, config.in().vectorize());
+        assertEquals(16, config.in().bufferSubtraction());
         assertFalse(config.isSource());
-        assertEquals(1000, config.outResolutionTimeoutMillis());
-        assertEquals(128, config.outCqSize());
-        assertEquals(128, config.outMaxWrs());
-        assertEquals(1, config.outVectorize());
-        assertTrue(config.outSendInline());
-        assertEquals(0, config.outMaxInlineData());
-        assertTrue(config.outUseFallback());
-        assertEquals(64, config.outPeriodicSignaling());
-        assertTrue(config.reconnect());
-        assertEquals(Duration.ofMillis(10), config.reconnectMinDelay());
-        assertEquals(Duration.ofSeconds(2), config.reconnectMaxDelay());
+        assertEquals(1000, config.out().resolutionTimeoutMillis());
+        assertEquals(128, config.out().cqSize());
+        assertEquals(128, config.out().maxWrs());
+        assertEquals(1, config.out().vectorize());
+        assertTrue(config.out().sendInline());
+        assertEquals(0, config.out().maxInlineData());
+        assertTrue(config.out().useFallback());
+        assertEquals(64, config.out().periodicSignaling());
+        assertTrue(config.out().reconnect());
+        assertEquals(Duration.ofMillis(10), config.out().reconnectMinDelay());
+        assertEquals(Duration.ofSeconds(2), config.out().reconnectMaxDelay());
         assertNull(config.hooks());
         assertEquals(List.of(), config.warnings());
     }
@@ -128,12 +128,13 @@ class ChannelConfigTest
         assertEquals(ChannelConfig.builder().name("n").mode(TransportMode.UD).provider("soft").device("rxe0")
             .pollMode(PollMode.EVENT).idle(IdleKind.BUSY_SPIN).secretFile(Path.of("/etc/ibex/secret"))
             .hooks(new ConfigList(List.of(group("type", scalar("stats"))), ConfigLocation.of("test")))
-            .inAddress("[::1]:7000").inCqSize(512).inMaxWrs(256).inVectorize(4).inBufferSubtraction(8)
-            .signals(SignalList.parseFormat("2f1i")).inHooks(new ConfigList(List.of(), ConfigLocation.of("test")))
-            .outAddress("127.0.0.1:7001").outResolutionTimeoutMillis(250).outCqSize(64).outMaxWrs(32)
-            .outVectorize(2).outSendInline(false).outMaxInlineData(128).outUseFallback(false)
-            .outPeriodicSignaling(8).reconnect(false).reconnectMinDelay(Duration.ofMillis(5))
-            .reconnectMaxDelay(Duration.ofMillis(500)).outHooks(new ConfigList(List.of(), ConfigLocation.of("test")))
+            .in(in -> in.address("[::1]:7000").cqSize(512).maxWrs(256).vectorize(4).bufferSubtraction(8)
+                .hooks(new ConfigList(List.of(), ConfigLocation.of("test"))))
+            .signals(SignalList.parseFormat("2f1i"))
+            .out(out -> out.address("127.0.0.1:7001").resolutionTimeoutMillis(250).cqSize(64).maxWrs(32)
+                .vectorize(2).sendInline(false).maxInlineData(128).useFallback(false)
+                .periodicSignaling(8).reconnect(false).reconnectMinDelay(Duration.ofMillis(5))
+                .reconnectMaxDelay(Duration.ofMillis(500)).hooks(new ConfigList(List.of(), ConfigLocation.of("test"))))
             .build(), config);
     }
 
@@ -143,7 +144,7 @@ class ChannelConfigTest
         final ChannelConfig config = bind(ADDRESS + "rdma_port_space = \"UC\"; out = { timeout = 300 }");
 
         assertEquals(TransportMode.UC, config.mode());
-        assertEquals(300, config.outResolutionTimeoutMillis());
+        assertEquals(300, config.out().resolutionTimeoutMillis());
     }
 
     @Test
@@ -166,7 +167,7 @@ class ChannelConfigTest
     {
         final ChannelConfig original = ChannelConfig.read(LibconfigReaderTest.SEED, "ib_node_target").toBuilder()
             .device("mlx5_0").signals(new SignalList(List.of(new Signal("a \"q\"", "V", SignalType.BOOLEAN, 1))))
-            .outAddress("[::1]:9").secretFile(Path.of("secret \"1\"")).build();
+            .out(out -> out.address("[::1]:9")).secretFile(Path.of("secret \"1\"")).build();
 
         final ConfigGroup written = LibconfigReader.parse(original.toString(), "written.conf");
 
@@ -181,7 +182,7 @@ class ChannelConfigTest
         final Path file = dir.resolve("node.json");
         Files.writeString(file, "{ \"in\": { \"address\": \"127.0.0.1:5\" } }");
 
-        assertEquals(new InetSocketAddress("127.0.0.1", 5), ChannelConfig.read(file, "x").inAddress());
+        assertEquals(new InetSocketAddress("127.0.0.1", 5), ChannelConfig.read(file, "x").in().address());
     }
 
     @Test

@@ -47,10 +47,10 @@ class ConfigDocsTest
         final ChannelConfig target =
             ChannelConfigBinder.bindNode(LibconfigReader.parse(blocks().get(2), "config.md"), "ib_target").check();
 
-        assertEquals(new InetSocketAddress("::1", 1338), target.inAddress());
+        assertEquals(new InetSocketAddress("::1", 1338), target.in().address());
         assertEquals("voltage", target.signals().get(0).name());
         assertEquals(SignalType.BOOLEAN, target.signals().get(1).type());
-        assertNotNull(target.inHooks());
+        assertNotNull(target.in().hooks());
     }
 
     private static List<String> blocks() throws IOException

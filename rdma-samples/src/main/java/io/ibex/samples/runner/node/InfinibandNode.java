@@ -58,11 +58,11 @@ public final class InfinibandNode implements Node
     {
         this.config = config;
         this.channel = SampleChannel.create().parse(config).check();
-        this.received = new SampleBatch(config.inVectorize());
-        this.claimed = new SampleBatch(config.outVectorize());
+        this.received = new SampleBatch(config.in().vectorize());
+        this.claimed = new SampleBatch(config.out().vectorize());
         this.warmUpPeer = warmUpPeer == null ? null : SampleChannel.create().parse(warmUpPeer).check();
-        this.warmUpBatch = warmUpPeer == null ? null : new SampleBatch(Math.max(config.inVectorize(),
-            config.outVectorize()));
+        this.warmUpBatch = warmUpPeer == null ? null : new SampleBatch(Math.max(config.in().vectorize(),
+            config.out().vectorize()));
     }
 
     private static ConfiguredNode create(final String name, final ConfigGroup settings, final NodeContext context)
@@ -96,12 +96,13 @@ public final class InfinibandNode implements Node
     /** @return the node as the warm-up runs it: a source to a target of its own, or a target of a source of its own. */
     private static InfinibandNode warmUpNode(final ChannelConfig config)
     {
-        final InetAddress host = config.inAddress().getAddress();
+        final InetAddress host = config.in().address().getAddress();
         final InetSocketAddress targetAddress = new InetSocketAddress(host, freePort(host));
         final InetSocketAddress sourceAddress = new InetSocketAddress(host, freePort(host));
-        final ChannelConfig target = config.toBuilder().inAddress(targetAddress)
-            .outAddress((InetSocketAddress)null).build().check();
-        final ChannelConfig source = config.toBuilder().inAddress(sourceAddress).outAddress(targetAddress).build()
+        final ChannelConfig target = config.toBuilder().in(in -> in.address(targetAddress))
+            .out(out -> out.address((InetSocketAddress)null)).build().check();
+        final ChannelConfig source = config.toBuilder().in(in -> in.address(sourceAddress))
+            .out(out -> out.address(targetAddress)).build()
             .check();
         return config.isSource() ? new InfinibandNode(source, rename(target, "-warm-up-peer")) :
             new InfinibandNode(target, rename(source, "-warm-up-peer"));
@@ -195,7 +196,7 @@ public final class InfinibandNode implements Node
         }
         catch (final RuntimeException ex)
         {
-            throw new NodeException(name(), "cannot start on in.address " + text(config.inAddress()) + " (" +
+            throw new NodeException(name(), "cannot start on in.address " + text(config.in().address()) + " (" +
                 config.location("in.address") + "): " + withoutName(ex.getMessage()), ex);
         }
     }
@@ -227,7 +228,7 @@ public final class InfinibandNode implements Node
         if (!connected)
         {
             throw new NodeException(name(), "no connection to " + peer() + " within " + timeout.toMillis() + " ms" +
-                (channel.isListening() ? "; it fell back to listening on " + text(config.inAddress()) +
+                (channel.isListening() ? "; it fell back to listening on " + text(config.in().address()) +
                 " (out.use_fallback)" : ""), null);
         }
     }
@@ -335,8 +336,8 @@ public final class InfinibandNode implements Node
     {
         final StatsSnapshot stats = channel.stats().snapshot();
         final StringBuilder text = new StringBuilder()
-            .append(config.isSource() ? "source to " + text(config.outAddress()) : "target on " +
-                text(config.inAddress()))
+            .append(config.isSource() ? "source to " + text(config.out().address()) : "target on " +
+                text(config.in().address()))
             .append(" over ").append(config.mode())
             .append(": sent ").append(stats.counter(Counter.SENT))
             .append(", dropped ").append(stats.counter(Counter.DROPPED))
@@ -361,7 +362,7 @@ public final class InfinibandNode implements Node
 
     private String peer()
     {
-        return text(config.outAddress());
+        return text(config.out().address());
     }
 
     /** A failure of the channel (it failed, or its peer's data was refused), as one naming this node. */

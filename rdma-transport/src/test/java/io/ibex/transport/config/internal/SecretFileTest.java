@@ -144,7 +144,7 @@ class SecretFileTest
             "it", assertThrows(ConfigException.class, () -> bind(readable).check()).getMessage());
         assertEquals("ChannelConfig.builder().secretFile: secret_file " + readable + " is readable by every user " +
             "(mode 0664): chmod 600 it", assertThrows(ConfigException.class,
-            () -> ChannelConfig.builder().inAddress("127.0.0.1:1").secretFile(readable).build().check())
+            () -> ChannelConfig.builder().in(in -> in.address("127.0.0.1:1")).secretFile(readable).build().check())
             .getMessage());
     }
 

@@ -226,13 +226,14 @@ class SquatterAdmissionTest
 
     private static ChannelConfig target(final int port)
     {
-        return ChannelConfig.builder().name("target").inAddress(loopback(port)).admissionTimeout(ADMISSION).build();
+        return ChannelConfig.builder().name("target")
+            .in(in -> in.address(loopback(port)).admissionTimeout(ADMISSION)).build();
     }
 
     private static ChannelConfig source(final int targetPort)
     {
-        return ChannelConfig.builder().name("source").inAddress(loopback(LoopbackPorts.next()))
-            .outAddress(loopback(targetPort)).build();
+        return ChannelConfig.builder().name("source").in(in -> in.address(loopback(LoopbackPorts.next())))
+            .out(out -> out.address(loopback(targetPort))).build();
     }
 
     private static InetSocketAddress loopback(final int port)

@@ -124,7 +124,8 @@ class UcLinkTokenTest
 
     private static ChannelConfig target(final int port)
     {
-        return ChannelConfig.builder().name("target").mode(TransportMode.UC).inAddress(loopback(port)).build();
+        return ChannelConfig.builder().name("target").mode(TransportMode.UC)
+            .in(in -> in.address(loopback(port))).build();
     }
 
     private static InetSocketAddress loopback(final int port)
