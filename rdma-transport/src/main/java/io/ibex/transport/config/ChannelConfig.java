@@ -7,7 +7,9 @@ import io.ibex.transport.config.internal.ConfigValue;
 import io.ibex.transport.config.internal.SecretFile;
 import io.ibex.transport.sample.SignalList;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,6 +29,9 @@ import java.util.function.Consumer;
  * other (docs/config.md lists them all).
  *
  * <p>Two configs are equal when their settings are, wherever they were written; warnings are not compared.
+ *
+ * <p>Over 500 lines only for 0.1's flat accessors and setters at the end of the class and its builder: deprecated
+ * forwarders to {@link #in()} and {@link #out()}, to be removed in 0.3.
  */
 public final class ChannelConfig
 {
@@ -272,6 +277,228 @@ public final class ChannelConfig
         return new Object[]{name, mode, provider, device, pollMode, idle, secretFile, signals, hooks, in, out, checked};
     }
 
+    // 0.1's flat accessors: they forward to in() and out() so code written for 0.1 compiles and links; gone in 0.3.
+
+    /** @deprecated use {@link InConfig#DEFAULT_BUFFER_SUBTRACTION}. */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public static final int DEFAULT_BUFFER_SUBTRACTION = InConfig.DEFAULT_BUFFER_SUBTRACTION;
+
+    /** @deprecated use {@link InConfig#DEFAULT_ADMISSION_TIMEOUT}. */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public static final Duration DEFAULT_ADMISSION_TIMEOUT = InConfig.DEFAULT_ADMISSION_TIMEOUT;
+
+    /** @deprecated use {@link OutConfig#DEFAULT_RESOLUTION_TIMEOUT_MILLIS}. */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public static final int DEFAULT_RESOLUTION_TIMEOUT_MILLIS = OutConfig.DEFAULT_RESOLUTION_TIMEOUT_MILLIS;
+
+    /** @deprecated use {@link OutConfig#DEFAULT_RECONNECT_MIN_DELAY}. */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public static final Duration DEFAULT_RECONNECT_MIN_DELAY = OutConfig.DEFAULT_RECONNECT_MIN_DELAY;
+
+    /** @deprecated use {@link OutConfig#DEFAULT_RECONNECT_MAX_DELAY}. */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public static final Duration DEFAULT_RECONNECT_MAX_DELAY = OutConfig.DEFAULT_RECONNECT_MAX_DELAY;
+
+    /**
+     * @return {@code in().address()}.
+     * @deprecated use {@code in().address()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public InetSocketAddress inAddress()
+    {
+        return in.address();
+    }
+
+    /**
+     * @return {@code in().cqSize()}.
+     * @deprecated use {@code in().cqSize()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public int inCqSize()
+    {
+        return in.cqSize();
+    }
+
+    /**
+     * @return {@code in().maxWrs()}.
+     * @deprecated use {@code in().maxWrs()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public int inMaxWrs()
+    {
+        return in.maxWrs();
+    }
+
+    /**
+     * @return {@code in().vectorize()}.
+     * @deprecated use {@code in().vectorize()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public int inVectorize()
+    {
+        return in.vectorize();
+    }
+
+    /**
+     * @return {@code in().bufferSubtraction()}.
+     * @deprecated use {@code in().bufferSubtraction()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public int inBufferSubtraction()
+    {
+        return in.bufferSubtraction();
+    }
+
+    /**
+     * @return {@code in().maxPosted()}.
+     * @deprecated use {@code in().maxPosted()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public int inMaxPosted()
+    {
+        return in.maxPosted();
+    }
+
+    /**
+     * @return {@code in().admissionTimeout()}.
+     * @deprecated use {@code in().admissionTimeout()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public Duration admissionTimeout()
+    {
+        return in.admissionTimeout();
+    }
+
+    /**
+     * @return {@code out().address()}.
+     * @deprecated use {@code out().address()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public InetSocketAddress outAddress()
+    {
+        return out.address();
+    }
+
+    /**
+     * @return {@code out().resolutionTimeoutMillis()}.
+     * @deprecated use {@code out().resolutionTimeoutMillis()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public int outResolutionTimeoutMillis()
+    {
+        return out.resolutionTimeoutMillis();
+    }
+
+    /**
+     * @return {@code out().cqSize()}.
+     * @deprecated use {@code out().cqSize()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public int outCqSize()
+    {
+        return out.cqSize();
+    }
+
+    /**
+     * @return {@code out().maxWrs()}.
+     * @deprecated use {@code out().maxWrs()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public int outMaxWrs()
+    {
+        return out.maxWrs();
+    }
+
+    /**
+     * @return {@code out().vectorize()}.
+     * @deprecated use {@code out().vectorize()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public int outVectorize()
+    {
+        return out.vectorize();
+    }
+
+    /**
+     * @return {@code out().sendInline()}.
+     * @deprecated use {@code out().sendInline()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public boolean outSendInline()
+    {
+        return out.sendInline();
+    }
+
+    /**
+     * @return {@code out().maxInlineData()}.
+     * @deprecated use {@code out().maxInlineData()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public int outMaxInlineData()
+    {
+        return out.maxInlineData();
+    }
+
+    /**
+     * @return {@code out().useFallback()}.
+     * @deprecated use {@code out().useFallback()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public boolean outUseFallback()
+    {
+        return out.useFallback();
+    }
+
+    /**
+     * @return {@code out().periodicSignaling()}.
+     * @deprecated use {@code out().periodicSignaling()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public int outPeriodicSignaling()
+    {
+        return out.periodicSignaling();
+    }
+
+    /**
+     * @return {@code out().maxInFlight()}.
+     * @deprecated use {@code out().maxInFlight()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public int outMaxInFlight()
+    {
+        return out.maxInFlight();
+    }
+
+    /**
+     * @return {@code out().reconnect()}.
+     * @deprecated use {@code out().reconnect()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public boolean reconnect()
+    {
+        return out.reconnect();
+    }
+
+    /**
+     * @return {@code out().reconnectMinDelay()}.
+     * @deprecated use {@code out().reconnectMinDelay()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public Duration reconnectMinDelay()
+    {
+        return out.reconnectMinDelay();
+    }
+
+    /**
+     * @return {@code out().reconnectMaxDelay()}.
+     * @deprecated use {@code out().reconnectMaxDelay()}.
+     */
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public Duration reconnectMaxDelay()
+    {
+        return out.reconnectMaxDelay();
+    }
+
     /**
      * Sets a channel's options in Java, the {@code in} and {@code out} groups through {@link #in(Consumer)} and
      * {@link #out(Consumer)}:
@@ -477,6 +704,248 @@ public final class ChannelConfig
         {
             in.checkedMaxWrs(inMaxWrs);
             out.checkedMaxWrs(outMaxWrs);
+        }
+
+        // 0.1's flat setters: they forward to in(...) and out(...); gone in 0.3.
+
+        /**
+         * @param value what {@code in(...).address} takes.
+         * @return this builder.
+         * @deprecated use {@code in(in -> in.address(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder inAddress(final InetSocketAddress value)
+        {
+            in.address(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code in(...).address} takes.
+         * @return this builder.
+         * @deprecated use {@code in(in -> in.address(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder inAddress(final String value)
+        {
+            in.address(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code in(...).cqSize} takes.
+         * @return this builder.
+         * @deprecated use {@code in(in -> in.cqSize(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder inCqSize(final int value)
+        {
+            in.cqSize(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code in(...).maxWrs} takes.
+         * @return this builder.
+         * @deprecated use {@code in(in -> in.maxWrs(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder inMaxWrs(final int value)
+        {
+            in.maxWrs(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code in(...).vectorize} takes.
+         * @return this builder.
+         * @deprecated use {@code in(in -> in.vectorize(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder inVectorize(final int value)
+        {
+            in.vectorize(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code in(...).bufferSubtraction} takes.
+         * @return this builder.
+         * @deprecated use {@code in(in -> in.bufferSubtraction(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder inBufferSubtraction(final int value)
+        {
+            in.bufferSubtraction(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code in(...).admissionTimeout} takes.
+         * @return this builder.
+         * @deprecated use {@code in(in -> in.admissionTimeout(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder admissionTimeout(final Duration value)
+        {
+            in.admissionTimeout(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code out(...).address} takes.
+         * @return this builder.
+         * @deprecated use {@code out(out -> out.address(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder outAddress(final InetSocketAddress value)
+        {
+            out.address(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code out(...).address} takes.
+         * @return this builder.
+         * @deprecated use {@code out(out -> out.address(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder outAddress(final String value)
+        {
+            out.address(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code out(...).resolutionTimeoutMillis} takes.
+         * @return this builder.
+         * @deprecated use {@code out(out -> out.resolutionTimeoutMillis(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder outResolutionTimeoutMillis(final int value)
+        {
+            out.resolutionTimeoutMillis(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code out(...).cqSize} takes.
+         * @return this builder.
+         * @deprecated use {@code out(out -> out.cqSize(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder outCqSize(final int value)
+        {
+            out.cqSize(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code out(...).maxWrs} takes.
+         * @return this builder.
+         * @deprecated use {@code out(out -> out.maxWrs(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder outMaxWrs(final int value)
+        {
+            out.maxWrs(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code out(...).vectorize} takes.
+         * @return this builder.
+         * @deprecated use {@code out(out -> out.vectorize(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder outVectorize(final int value)
+        {
+            out.vectorize(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code out(...).sendInline} takes.
+         * @return this builder.
+         * @deprecated use {@code out(out -> out.sendInline(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder outSendInline(final boolean value)
+        {
+            out.sendInline(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code out(...).maxInlineData} takes.
+         * @return this builder.
+         * @deprecated use {@code out(out -> out.maxInlineData(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder outMaxInlineData(final int value)
+        {
+            out.maxInlineData(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code out(...).useFallback} takes.
+         * @return this builder.
+         * @deprecated use {@code out(out -> out.useFallback(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder outUseFallback(final boolean value)
+        {
+            out.useFallback(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code out(...).periodicSignaling} takes.
+         * @return this builder.
+         * @deprecated use {@code out(out -> out.periodicSignaling(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder outPeriodicSignaling(final int value)
+        {
+            out.periodicSignaling(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code out(...).reconnect} takes.
+         * @return this builder.
+         * @deprecated use {@code out(out -> out.reconnect(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder reconnect(final boolean value)
+        {
+            out.reconnect(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code out(...).reconnectMinDelay} takes.
+         * @return this builder.
+         * @deprecated use {@code out(out -> out.reconnectMinDelay(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder reconnectMinDelay(final Duration value)
+        {
+            out.reconnectMinDelay(value);
+            return this;
+        }
+
+        /**
+         * @param value what {@code out(...).reconnectMaxDelay} takes.
+         * @return this builder.
+         * @deprecated use {@code out(out -> out.reconnectMaxDelay(value))}.
+         */
+        @Deprecated(since = "0.2.0", forRemoval = true)
+        public Builder reconnectMaxDelay(final Duration value)
+        {
+            out.reconnectMaxDelay(value);
+            return this;
         }
 
         private Builder set(final String key, final String method)
