@@ -71,6 +71,7 @@ public final class SoftRequester
         122_880_000L, 163_840_000L, 245_760_000L, 327_680_000L, 491_520_000L};
 
     private final SoftQueuePair qp;
+    private final SoftQpConnection connection;
     private final SoftAcks acks;
     private final SoftDevice device;
     private final SoftProtectionDomain pd;
@@ -123,6 +124,7 @@ public final class SoftRequester
 
     SoftRequester(
         final SoftQueuePair qp,
+        final SoftQpConnection connection,
         final SoftAcks acks,
         final SoftDevice device,
         final SoftProtectionDomain pd,
@@ -132,6 +134,7 @@ public final class SoftRequester
         final boolean sqSigAll)
     {
         this.qp = qp;
+        this.connection = connection;
         this.acks = acks;
         this.device = device;
         this.pd = pd;
@@ -672,7 +675,7 @@ public final class SoftRequester
         final int slot = (int)(Math.max(0, index) & sqMask);
         if (index < 0 || sOpcodes[slot] != SendOpcode.RDMA_READ || length != sLengths[slot])
         {
-            qp.protocolError("READ response for PSN " + psn + " (length " + length +
+            connection.protocolError("READ response for PSN " + psn + " (length " + length +
                 ") matches no outstanding READ");
             return;
         }
@@ -690,7 +693,7 @@ public final class SoftRequester
         final int slot = (int)(Math.max(0, index) & sqMask);
         if (index < 0 || !sOpcodes[slot].isAtomic())
         {
-            qp.protocolError("atomic response for PSN " + psn + " matches no outstanding atomic");
+            connection.protocolError("atomic response for PSN " + psn + " matches no outstanding atomic");
             return;
         }
         sSges.scatter(slot, 0, originalAddress, Long.BYTES);
@@ -758,7 +761,7 @@ public final class SoftRequester
             if (now - lastAckProgress > limit)
             {
                 LOG.warn("{}: no response from QP 0x{} at {} for {} ms (timeout={}, retry_cnt={}): RETRY_EXC_ERR",
-                    qp, Integer.toHexString(qp.destQpn()), qp.remoteAddress(), limit / 1_000_000, timeout,
+                    qp, Integer.toHexString(qp.destQpn()), connection.remoteAddress(), limit / 1_000_000, timeout,
                     retryCnt);
                 failSend(sqHead, WcStatus.RETRY_EXC_ERR);
             }
