@@ -270,7 +270,7 @@ public final class SoftQpConnection
     /** @return whether requests of this QP wait for the peer's answer (RC; UC's complete as they go out). */
     private boolean awaitsAnswers()
     {
-        return qp.type() == QpType.RC && qp.requester.hasQueued();
+        return qp.type() == QpType.RC && qp.sendQueue.hasQueued();
     }
 
     private void dropLink()
@@ -278,7 +278,7 @@ public final class SoftQpConnection
         close();
         if (awaitsAnswers())
         {
-            qp.requester.failOldest(WcStatus.RETRY_EXC_ERR);
+            qp.sendQueue.failOldest(WcStatus.RETRY_EXC_ERR);
         }
         else
         {

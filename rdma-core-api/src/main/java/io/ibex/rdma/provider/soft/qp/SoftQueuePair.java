@@ -43,9 +43,10 @@ import static io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor.*;
  * <p>
  * The work is split: this class is the verbs face (posting, modify and its state machine, query, UD datagrams in),
  * and owns the {@link SoftQpLock} and the state; {@link SoftQpTransitions} checks a modify; the {@link SoftQpDriver}
- * drives the QP and the {@link SoftQpConnection} holds its link; the {@link SoftRequester} runs the send side, the
- * {@link SoftResponder} the receive side, with the posted receives in a {@link SoftReceiveQueue} and what is
- * acknowledged in {@link SoftAcks}. Those parts are created with the QP, belong to it, and run under its lock.
+ * drives the QP and the {@link SoftQpConnection} holds its link; the posted sends are in a {@link SoftSendQueue},
+ * which the {@link SoftRequester} (RC/UC) or the {@link SoftDatagramSender} (UD) transmits; the {@link SoftResponder}
+ * runs the receive side, with the posted receives in a {@link SoftReceiveQueue} and what is acknowledged in
+ * {@link SoftAcks}. Those parts are created with the QP, belong to it, and run under its lock.
  * <p>
  * Posting allocates nothing; a modify, a query and the creation or loss of a link do.
  */
@@ -75,6 +76,10 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
     private int destQpn;
     /** Package-private: the responder hands it the responses (ACK, NAK, READ, atomic) it reads. */
     final SoftRequester requester;
+    /** Package-private: the connection fails its oldest request when the link is lost. */
+    final SoftSendQueue sendQueue;
+    /** UD only, else null. */
+    private final SoftDatagramSender datagrams;
     /** Package-private: the connection publishes its access flags to a shared-memory peer. */
     final SoftResponder responder;
     private final SoftReceiveQueue receives;
@@ -101,7 +106,9 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
         acks = new SoftAcks(type == QpType.RC);
         connection = new SoftQpConnection(this, device);
         responder = new SoftResponder(this, connection, device, pd, receives, acks, type);
-        requester = new SoftRequester(this, connection, acks, device, pd, sendCq, type, cap, init.sqSigAll());
+        sendQueue = new SoftSendQueue(this, device, pd, sendCq, type, cap, init.sqSigAll());
+        requester = new SoftRequester(this, connection, sendQueue, acks, device, pd, type);
+        datagrams = type == QpType.UD ? new SoftDatagramSender(this, sendQueue, device, pd) : null;
         driver = new SoftQpDriver(this, connection, requester, responder, acks, sendCq, recvCq);
         qpn = device.register(this);
         sendCq.attach(this);
@@ -254,7 +261,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
             int index = 0;
             for (SendWorkRequest wr = first; wr != null; wr = wr.next())
             {
-                requester.post(wr, index);
+                sendQueue.post(wr, index);
                 index++;
             }
         }
@@ -447,7 +454,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
         {
             if (type == QpType.UD)
             {
-                requester.transmitDatagrams(qkey);
+                datagrams.transmit(qkey);
             }
             else
             {
