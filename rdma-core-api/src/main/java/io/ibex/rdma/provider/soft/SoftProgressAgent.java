@@ -259,13 +259,13 @@ public final class SoftProgressAgent implements Agent, SoftWireWatcher
                     hello.getInt(SoftFrameDescriptor.HELLO_SRC_PORT_OFFSET));
                 final int srcQpn = hello.getInt(SoftFrameDescriptor.HELLO_SRC_QPN_OFFSET);
                 final byte[] token = SoftLinkToken.of(hello);
-                if (qp.refusesLink(token))
+                if (qp.connection().refuses(token))
                 {
                     return reject("its HELLO lacks its connection's token");
                 }
                 // frames may follow before the QP is ready: watch them only when the QP is ours to drive
                 channel.keyFor(selector).interestOps(0);
-                qp.offerIncomingLink(SoftLink.accepted(answerOffer(), device::faults), srcKey, srcQpn, token);
+                qp.connection().offer(SoftLink.accepted(answerOffer(), device::faults), srcKey, srcQpn, token);
                 return true;
             }
             catch (final IOException ex)

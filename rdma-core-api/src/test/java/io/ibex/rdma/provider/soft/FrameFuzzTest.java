@@ -120,7 +120,7 @@ class FrameFuzzTest
             postReceives(qp, 0);
             postRequests(qp);
             final SoftQueuePair soft = (SoftQueuePair)qp;
-            soft.offerIncomingLink(ends[0], peerKey, SoftWirePeer.QPN, null);
+            soft.connection().offer(ends[0], peerKey, SoftWirePeer.QPN, null);
 
             final ByteBuffer stream = ByteBuffer.wrap(input, 1, input.length - 1).slice().order(ByteOrder.LITTLE_ENDIAN);
             aimFrames(stream);

@@ -1,5 +1,9 @@
 package io.ibex.rdma.provider.soft.qp;
 
+import io.ibex.rdma.provider.soft.SoftDevice;
+import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
+import io.ibex.rdma.verbs.Gid;
+import io.ibex.rdma.verbs.QpAttr;
 import io.ibex.rdma.verbs.QpAttrMask;
 import io.ibex.rdma.verbs.QpState;
 import io.ibex.rdma.verbs.QpType;
@@ -8,7 +12,8 @@ import io.ibex.rdma.verbs.VerbsException;
 /**
  * The QP state transition table of the IB specification, as {@code man ibv_modify_qp} lists it and the kernel
  * checks it ({@code ib_modify_qp_is_ok}, which rxe applies): which
- * transitions are legal and which attributes each one requires, per transport type.
+ * transitions are legal and which attributes each one requires, per transport type; and the port and address vector
+ * a modify may give.
  */
 final class SoftQpTransitions
 {
@@ -153,6 +158,33 @@ final class SoftQpTransitions
             throw new VerbsException(VerbsException.EINVAL, "modify " + qpName + " (" + type + ") " + from + " -> " +
                 to + ": attribute(s) not allowed in this transition: " + names(disallowed));
         }
+    }
+
+    /**
+     * Checks the port and the address vector a modify gives: the device has port 1 only, and an RC/UC QP's address
+     * vector needs a global route to a soft endpoint GID.
+     *
+     * @return the address vector's destination GID for an RC/UC QP, or null if the modify gives none.
+     * @throws VerbsException EINVAL naming both states and what is wrong.
+     */
+    static Gid checkPath(final String qpName, final QpType type, final QpState from, final QpState to, final QpAttr attr)
+    {
+        if (attr.has(QpAttrMask.PORT) && attr.portNum() != 1)
+        {
+            throw new VerbsException(VerbsException.EINVAL, "modify " + qpName + " " + from + " -> " + to +
+                ": port " + attr.portNum() + " does not exist (" + SoftDevice.NAME + " has port 1)");
+        }
+        if (type == QpType.UD || !attr.has(QpAttrMask.AV))
+        {
+            return null;
+        }
+        final Gid dgid = attr.ahAttr() == null ? null : attr.ahAttr().dgid();
+        if (dgid == null || !attr.ahAttr().isGlobal() || !SoftGidDescriptor.isSoftEndpoint(dgid))
+        {
+            throw new VerbsException(VerbsException.EINVAL, "modify " + qpName + " " + from + " -> " +
+                to + ": AV " + attr.ahAttr() + " needs a global route to a soft endpoint GID");
+        }
+        return dgid;
     }
 
     private static int rtsOptional(final QpType type)

@@ -4,11 +4,7 @@ import io.ibex.rdma.provider.soft.SoftCompletionQueue;
 import io.ibex.rdma.provider.soft.SoftDevice;
 import io.ibex.rdma.provider.soft.SoftProgressAgent;
 import io.ibex.rdma.provider.soft.SoftProtectionDomain;
-import io.ibex.rdma.provider.soft.wire.SoftGidDescriptor;
 import io.ibex.rdma.provider.soft.wire.SoftLink;
-import io.ibex.rdma.provider.soft.wire.SoftLinkToken;
-import io.ibex.rdma.provider.soft.wire.SoftPeerRegions;
-import io.ibex.rdma.provider.soft.wire.SoftSharedMemoryWire;
 import io.ibex.rdma.spi.ProviderChecks;
 import io.ibex.rdma.spi.ProviderResource;
 import io.ibex.rdma.verbs.CompletionQueue;
@@ -24,14 +20,10 @@ import io.ibex.rdma.verbs.QueuePair;
 import io.ibex.rdma.verbs.ReceiveWorkRequest;
 import io.ibex.rdma.verbs.SendWorkRequest;
 import io.ibex.rdma.verbs.VerbsException;
-import io.ibex.rdma.verbs.WcStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.concurrent.locks.ReentrantLock;
 
 import static io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor.*;
 
@@ -49,34 +41,24 @@ import static io.ibex.rdma.provider.soft.wire.SoftFrameDescriptor.*;
  * frame, and are sent on their own only when owed for {@link SoftAcks#ACK_DELAY_NANOS} (in bulk for a stream
  * of messages whose requester asked for no prompt ACK).
  * <p>
- * The work is split: this class is the verbs face (posting, modify and its state machine), the lock, who drives
- * the QP, the link and error handling; the {@link SoftRequester} runs the send side, the {@link SoftResponder} the
- * receive side, with the posted receives in a {@link SoftReceiveQueue} and what is acknowledged in
- * {@link SoftAcks}; {@link SoftQpTransitions} checks a modify.
+ * The work is split: this class is the verbs face (posting, modify and its state machine, query, UD datagrams in),
+ * and owns the {@link SoftQpLock} and the state; {@link SoftQpTransitions} checks a modify; the {@link SoftQpDriver}
+ * drives the QP and the {@link SoftQpConnection} holds its link; the posted sends are in a {@link SoftSendQueue},
+ * which the {@link SoftRequester} (RC/UC) or the {@link SoftDatagramSender} (UD) transmits; the {@link SoftResponder}
+ * runs the receive side, with the posted receives in a {@link SoftReceiveQueue} and what is acknowledged in
+ * {@link SoftAcks}. Those parts are created with the QP, belong to it, and run under its lock.
  * <p>
- * One class, though long: the lock, the state, the link and who drives the QP change together (a link is adopted,
- * fails or is handed to the progress thread under the lock, in a given state), and each verbs call takes part in
- * them.
+ * Posting allocates nothing; a modify, a query and the creation or loss of a link do.
  */
 public final class SoftQueuePair extends ProviderResource implements QueuePair
 {
-    /** How long a peer QP of the same device must go undriven before a poller of this QP drives it too. */
-    static final long NEIGHBOUR_IDLE_NANOS = 20_000;
     /**
      * How long a posting thread, which counts as driving the QP, may go without reading the link: past it, a post
      * drives the QP fully, so a QP whose application posts but never polls still executes its peer's requests.
      */
     public static final long POSTER_READ_INTERVAL_NANOS = 100_000;
-    /**
-     * How stale the mark of the application's last drive may be. Other threads only ask whether the QP went undriven
-     * for {@link #NEIGHBOUR_IDLE_NANOS} or longer, and a store on every poll of a spinning thread would move the
-     * mark's cache line to that thread's core and back on every poll of the asker.
-     */
-    private static final long APP_DRIVE_MARK_NANOS = 2_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(SoftQueuePair.class);
-    private static final int ACQUIRE_SPINS = 100;
-    private static final int ACQUIRE_YIELDS = 100;
 
     private final SoftProtectionDomain pd;
     private final SoftDevice device;
@@ -85,32 +67,25 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
     private final QpType type;
     private final QpCapabilities caps;
     private final int qpn;
-    private final ReentrantLock lock = new ReentrantLock();
-    /** Read by the requester and responder too, which run under {@link #lock}. */
+    /** Guards the QP and its parts: posters take it, drivers only try. */
+    final SoftQpLock lock = new SoftQpLock();
+    /** Read by the QP's parts too, which run under {@link #lock}. */
     volatile QpState state = QpState.RESET;
-    private volatile long lastAppDrive;
-    private long lastProgress; // under the lock
-    private SoftLink watchedLink; // progress thread only
 
     private int qkey;
     private int destQpn;
-    private long remoteKey;
-    private InetSocketAddress remoteAddress;
-    /** The RC/UC connection; null until connected and after it failed. */
-    SoftLink link;
-    private SoftLink pendingLink;
-    private volatile SoftQueuePair localPeer;
-    private long pendingSrcKey;
-    private int pendingSrcQpn;
-    /** The token the pending link's HELLO carried; null for a link this device made (no HELLO). */
-    private byte[] pendingToken;
-    /** What the HELLO of this QP's link must carry; bound by the connection manager. */
-    private final SoftLinkToken linkToken = new SoftLinkToken();
     /** Package-private: the responder hands it the responses (ACK, NAK, READ, atomic) it reads. */
     final SoftRequester requester;
-    private final SoftResponder responder;
+    /** Package-private: the connection fails its oldest request when the link is lost. */
+    final SoftSendQueue sendQueue;
+    /** UD only, else null. */
+    private final SoftDatagramSender datagrams;
+    /** Package-private: the connection publishes its access flags to a shared-memory peer. */
+    final SoftResponder responder;
     private final SoftReceiveQueue receives;
     private final SoftAcks acks;
+    private final SoftQpConnection connection;
+    private final SoftQpDriver driver;
 
     public SoftQueuePair(final SoftProtectionDomain pd, final QpInitAttr init)
     {
@@ -129,8 +104,12 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
         this.caps = cap;
         receives = new SoftReceiveQueue(this, device, pd, recvCq, type, cap);
         acks = new SoftAcks(type == QpType.RC);
-        responder = new SoftResponder(this, device, pd, receives, acks, type);
-        requester = new SoftRequester(this, acks, device, pd, sendCq, type, cap, init.sqSigAll());
+        connection = new SoftQpConnection(this, device);
+        responder = new SoftResponder(this, connection, device, pd, receives, acks, type);
+        sendQueue = new SoftSendQueue(this, device, pd, sendCq, type, cap, init.sqSigAll());
+        requester = new SoftRequester(this, connection, sendQueue, acks, device, pd, type);
+        datagrams = type == QpType.UD ? new SoftDatagramSender(this, sendQueue, device, pd) : null;
+        driver = new SoftQpDriver(this, connection, requester, responder, acks, sendCq, recvCq);
         qpn = device.register(this);
         sendCq.attach(this);
         if (recvCq != sendCq)
@@ -163,7 +142,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
      */
     public String linkPeer()
     {
-        final SoftLink current = link;
+        final SoftLink current = connection.link;
         return current == null ? null : current.peer();
     }
 
@@ -196,9 +175,9 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
         return destQpn;
     }
 
-    InetSocketAddress remoteAddress()
+    int pdHandle()
     {
-        return remoteAddress;
+        return pd.handle();
     }
 
     @Override
@@ -211,39 +190,28 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
             final QpState from = state;
             final QpState to = attr.has(QpAttrMask.STATE) ? attr.state() : from;
             SoftQpTransitions.check(describe(), type, from, to, attr.mask());
-            if (attr.has(QpAttrMask.PORT) && attr.portNum() != 1)
+            final Gid dgid = SoftQpTransitions.checkPath(describe(), type, from, to, attr);
+            if (dgid != null)
             {
-                throw new VerbsException(VerbsException.EINVAL, "modify " + describe() + " " + from + " -> " + to +
-                    ": port " + attr.portNum() + " does not exist (" + SoftDevice.NAME + " has port 1)");
-            }
-            if (type != QpType.UD && attr.has(QpAttrMask.AV))
-            {
-                final Gid dgid = attr.ahAttr() == null ? null : attr.ahAttr().dgid();
-                if (dgid == null || !attr.ahAttr().isGlobal() || !SoftGidDescriptor.isSoftEndpoint(dgid))
-                {
-                    throw new VerbsException(VerbsException.EINVAL, "modify " + describe() + " " + from + " -> " +
-                        to + ": AV " + attr.ahAttr() + " needs a global route to a soft endpoint GID");
-                }
-                remoteAddress = SoftGidDescriptor.toSocketAddress(dgid);
-                remoteKey = SoftGidDescriptor.endpointKey(SoftGidDescriptor.ipv4(dgid), SoftGidDescriptor.port(dgid));
+                connection.aim(dgid);
             }
             applyAttributes(attr);
             switch (to)
             {
                 case RESET:
-                    stopDriving(true);
+                    driver.stopDriving(true);
                     reset();
                     break;
                 case ERR:
-                    takeWhatArrived(from);
-                    stopDriving(false);
+                    driver.takeWhatArrived(from);
+                    driver.stopDriving(false);
                     enterError();
                     break;
                 case RTR:
                     state = QpState.RTR;
                     if (from == QpState.INIT && type != QpType.UD)
                     {
-                        connect();
+                        connection.connect();
                     }
                     break;
                 case RTS:
@@ -257,10 +225,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
                     state = to;
                     break;
             }
-            if (link != null)
-            {
-                publishGate(); // a modify applies to the requests that follow it, the direct ones too
-            }
+            connection.publishGate(); // a modify applies to the requests that follow it, the direct ones too
         }
         finally
         {
@@ -290,20 +255,20 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
     public void postSend(final SendWorkRequest first)
     {
         ensureOpen();
-        acquire();
+        lock.acquire();
         try
         {
             int index = 0;
             for (SendWorkRequest wr = first; wr != null; wr = wr.next())
             {
-                requester.post(wr, index);
+                sendQueue.post(wr, index);
                 index++;
             }
         }
         finally
         {
             final long now = System.nanoTime();
-            markAppDrive(now); // the poster drives the QP (afterPost): no one else needs to while it posts
+            driver.markAppDrive(now); // the poster drives the QP (afterPostSend): no one else needs to while it posts
             afterPostSend(now);
             lock.unlock();
         }
@@ -313,7 +278,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
     public void postRecv(final ReceiveWorkRequest first)
     {
         ensureOpen();
-        acquire();
+        lock.acquire();
         try
         {
             int index = 0;
@@ -343,31 +308,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
      */
     public int drive(final boolean byApp)
     {
-        final long now = System.nanoTime();
-        if (byApp)
-        {
-            markAppDrive(now);
-        }
-        if (type == QpType.UD || !lock.tryLock())
-        {
-            return 0;
-        }
-        int work;
-        try
-        {
-            work = driveLocked(now);
-        }
-        finally
-        {
-            lock.unlock();
-        }
-        // a peer QP in this JVM that nobody polls (one thread driving both ends) still answers promptly
-        final SoftQueuePair peer = localPeer;
-        if (byApp && peer != null && peer.idleSince(now, NEIGHBOUR_IDLE_NANOS))
-        {
-            work += peer.drive(false);
-        }
-        return work;
+        return driver.drive(byApp);
     }
 
     /**
@@ -378,85 +319,23 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
      */
     public int driveIfIdle(final long now, final long idleNanos, final SoftProgressAgent progress)
     {
-        if (!idleSince(now, idleNanos))
-        {
-            watch(null); // an application drives it: never wake the progress thread for its packets
-            return 0;
-        }
-        if (type == QpType.UD || !lock.tryLock())
-        {
-            return 0;
-        }
-        try
-        {
-            final QpState current = state;
-            watch(isConnected(current) ? link : null);
-            if (watchedLink != null)
-            {
-                watchedLink.watch(progress);
-            }
-            final int work = driveLocked(now);
-            if (acks.dueWithin(now, SoftProgressAgent.TIMER_SPIN_NANOS) ||
-                requester.rnrRetryDueWithin(now, SoftProgressAgent.TIMER_SPIN_NANOS))
-            {
-                progress.timerDueSoon(); // a 5 us ACK or an RNR retry must not wait for the 1 ms tick
-            }
-            return work;
-        }
-        catch (final IOException ex)
-        {
-            linkFailed(ex.toString());
-            return 1;
-        }
-        finally
-        {
-            lock.unlock();
-        }
+        return driver.driveIfIdle(now, idleNanos, progress);
     }
 
     /**
-     * Stops watching the link the progress thread watched unless it is {@code watched}, which it watches from now
-     * on (none if null). Progress thread only.
+     * @return whether no application thread drove the QP (posted or polled) for more than {@code idleNanos}.
      */
-    private void watch(final SoftLink watched)
-    {
-        if (watchedLink != null && watchedLink != watched)
-        {
-            watchedLink.unwatch();
-        }
-        watchedLink = watched;
-    }
-
-    private int driveLocked(final long now)
-    {
-        if (!isConnected(state))
-        {
-            return 0;
-        }
-        if (sendCq.overflowed() || recvCq.overflowed())
-        {
-            enterError();
-            return 1;
-        }
-        return progress(now);
-    }
-
-    private void markAppDrive(final long now)
-    {
-        if (now - lastAppDrive >= APP_DRIVE_MARK_NANOS)
-        {
-            lastAppDrive = now;
-        }
-    }
-
     public boolean idleSince(final long now, final long idleNanos)
     {
-        return now - lastAppDrive > idleNanos;
+        return driver.idleSince(now, idleNanos);
     }
 
+    /**
+     * The application is about to block on a completion channel: the progress thread drives the QP at once.
+     */
     public void handOverToProgress()
     {
-        lastAppDrive = 0;
+        driver.handOverToProgress();
     }
 
     @Override
@@ -466,7 +345,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
         lock.lock();
         try
         {
-            linkToken.set(token);
+            connection.bindToken(token);
         }
         finally
         {
@@ -475,63 +354,11 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
     }
 
     /**
-     * Whether a HELLO carrying {@code token} is refused already: a token is bound and this is not it. With none bound
-     * yet (a connection manager may bind one before RTR) the check waits for the link's adoption.
+     * @return the QP's RC/UC link, to which the device attaches the links peers open.
      */
-    public boolean refusesLink(final byte[] token)
+    public SoftQpConnection connection()
     {
-        lock.lock();
-        try
-        {
-            return linkToken.bound() && !linkToken.admits(token);
-        }
-        finally
-        {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * Attaches a link a peer opened to this QP (its HELLO named this QP), or keeps it until RTR.
-     *
-     * @param token the token the HELLO carried, or null for a link this device made between two of its QPs.
-     */
-    public void offerIncomingLink(final SoftLink incoming, final long srcKey, final int srcQpn, final byte[] token)
-    {
-        lock.lock();
-        try
-        {
-            final QpState current = state;
-            if (isClosed() || current == QpState.ERR)
-            {
-                LOG.warn("{}: incoming link from {} (QP 0x{}) refused: QP is {}", describe(), incoming.peer(),
-                    Integer.toHexString(srcQpn), isClosed() ? "closed" : current);
-                incoming.close();
-            }
-            else if (current == QpState.RESET || current == QpState.INIT)
-            {
-                if (pendingLink != null)
-                {
-                    pendingLink.close();
-                }
-                pendingLink = incoming;
-                pendingSrcKey = srcKey;
-                pendingSrcQpn = srcQpn;
-                pendingToken = token;
-            }
-            else
-            {
-                pendingLink = incoming;
-                pendingSrcKey = srcKey;
-                pendingSrcQpn = srcQpn;
-                pendingToken = token;
-                adoptPendingLink();
-            }
-        }
-        finally
-        {
-            lock.unlock();
-        }
+        return connection;
     }
 
     /**
@@ -539,7 +366,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
      */
     public void deliverDatagram(final ByteBuffer datagram)
     {
-        acquire();
+        lock.acquire();
         try
         {
             final QpState current = state;
@@ -574,8 +401,8 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
         lock.lock();
         try
         {
-            stopDriving(true);
-            closeLinks();
+            driver.stopDriving(true);
+            connection.close();
             state = QpState.RESET;
         }
         finally
@@ -614,83 +441,7 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
     }
 
     /**
-     * At RTR: the side whose (endpoint, QPN) is lower opens the link; the other waits for it.
-     */
-    private void connect()
-    {
-        final long myKey = device.endpointKey();
-        localPeer = myKey == remoteKey ? device.queuePair(destQpn) : null;
-        final boolean connector = myKey < remoteKey || (myKey == remoteKey && qpn < destQpn);
-        if (!connector)
-        {
-            adoptPendingLink();
-            return;
-        }
-        final SoftQueuePair peer = localPeer;
-        if (peer != null && device.memoryLocalLinks())
-        {
-            // the peer's lock is taken inside this one's: only ever from the lower QPN to the higher, no cycle
-            final SoftLink[] ends = SoftLink.inMemory(qpn, destQpn, device::faults);
-            link = ends[0];
-            peer.offerIncomingLink(ends[1], myKey, qpn, null);
-            return;
-        }
-        try
-        {
-            link = SoftLink.connect(remoteAddress, device.ipv4(), device.port(), qpn, destQpn, linkToken,
-                device.offersSharedMemoryTo(remoteAddress, peer != null) ? device::offerSharedMemory : null,
-                device::faults);
-        }
-        catch (final IOException ex)
-        {
-            LOG.warn("{}: cannot connect to {} for QP 0x{}: {}; QP to ERR", describe(), remoteAddress,
-                Integer.toHexString(destQpn), ex.toString());
-            enterError();
-        }
-    }
-
-    private void adoptPendingLink()
-    {
-        final SoftLink incoming = pendingLink;
-        if (incoming == null)
-        {
-            return;
-        }
-        pendingLink = null;
-        final byte[] token = pendingToken;
-        pendingToken = null;
-        if (token != null && !linkToken.admits(token))
-        {
-            LOG.warn("{}: incoming link from {} (QP 0x{}) refused: its HELLO lacks its connection's token; closed",
-                describe(), incoming.peer(), Integer.toHexString(pendingSrcQpn));
-            incoming.close();
-        }
-        else if (link == null && pendingSrcKey == remoteKey && pendingSrcQpn == destQpn)
-        {
-            if (incoming.closedByPeer())
-            {
-                // kept from before the peer's QP was reset: its reconnection is the live link, still to come
-                LOG.debug("{}: incoming link from {} was closed by the peer before it was adopted; dropped",
-                    describe(), incoming.peer());
-                incoming.close();
-            }
-            else
-            {
-                link = incoming;
-            }
-        }
-        else
-        {
-            LOG.warn("{}: incoming link from {} (QP 0x{}) does not match its remote QP 0x{} at {}; closed",
-                describe(), incoming.peer(), Integer.toHexString(pendingSrcQpn), Integer.toHexString(destQpn),
-                remoteAddress);
-            incoming.close();
-        }
-    }
-
-    /**
-     * The poster sends what it posted, and drives the QP fully (reads its link too) when nobody has for
-     * {@link #POSTER_READ_INTERVAL_NANOS}: a post counts as driving, so no one else reads the link while it posts.
+     * Sends what was posted: UD at once; RC and UC through the {@link SoftQpDriver}. ERR flushes it instead.
      */
     private void afterPostSend(final long now)
     {
@@ -703,139 +454,12 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
         {
             if (type == QpType.UD)
             {
-                requester.transmitDatagrams(qkey);
-            }
-            else if (now - lastProgress >= POSTER_READ_INTERVAL_NANOS)
-            {
-                progress(now);
+                datagrams.transmit(qkey);
             }
             else
             {
-                transmitNow(now);
+                driver.posted(now);
             }
-        }
-    }
-
-    /**
-     * The posting thread sends what it posted (and anything else queued) without reading the link.
-     */
-    private void transmitNow(final long now)
-    {
-        try
-        {
-            if (link != null && link.established())
-            {
-                requester.transmit(link, now);
-                link.flush();
-            }
-        }
-        catch (final IOException ex)
-        {
-            linkFailed(ex.toString());
-        }
-    }
-
-    private int progress(final long now)
-    {
-        lastProgress = now;
-        try
-        {
-            if (link == null)
-            {
-                adoptPendingLink();
-                if (link == null)
-                {
-                    return 0;
-                }
-            }
-            if (!link.established())
-            {
-                return 0;
-            }
-            publishGate();
-            int work = responder.receive(now);
-            if (link == null)
-            {
-                return work + 1;
-            }
-            if (state == QpState.RTS)
-            {
-                work += requester.transmit(link, now);
-                requester.checkTransportTimer(now);
-            }
-            if (link != null)
-            {
-                if (acks.writeOwed(link, now))
-                {
-                    work++;
-                }
-                link.flush();
-            }
-            return work;
-        }
-        catch (final IOException ex)
-        {
-            linkFailed(ex.toString());
-            return 1;
-        }
-    }
-
-    /**
-     * The peer sent something this protocol never sends: the link cannot be trusted any more.
-     */
-    void protocolError(final String what)
-    {
-        LOG.error("{}: garbage from peer {}: {}; closing the link, QP to ERR", describe(),
-            link == null ? "?" : link.peer(), what);
-        closeLinks();
-        enterError();
-    }
-
-    /**
-     * The link broke: RC fails the oldest queued request with RETRY_EXC_ERR, as a real transport would.
-     */
-    void linkFailed(final String reason)
-    {
-        LOG.warn("{}: link to QP 0x{} at {} lost ({}); QP to ERR", describe(), Integer.toHexString(destQpn),
-            remoteAddress, reason);
-        dropLink();
-    }
-
-    /**
-     * The peer's QP said goodbye (destroyed or reset): the link ends as a lost one does, but that is worth a warning
-     * only if requests of this QP were still unanswered, which then fail.
-     */
-    void peerLeft()
-    {
-        if (awaitsAnswers())
-        {
-            LOG.warn("{}: QP 0x{} at {} left (destroyed or reset) before answering this QP's requests; QP to ERR",
-                describe(), Integer.toHexString(destQpn), remoteAddress);
-        }
-        else
-        {
-            LOG.debug("{}: QP 0x{} at {} left (destroyed or reset); QP to ERR", describe(),
-                Integer.toHexString(destQpn), remoteAddress);
-        }
-        dropLink();
-    }
-
-    /** @return whether requests of this QP wait for the peer's answer (RC; UC's complete as they go out). */
-    private boolean awaitsAnswers()
-    {
-        return type == QpType.RC && requester.hasQueued();
-    }
-
-    private void dropLink()
-    {
-        closeLinks();
-        if (awaitsAnswers())
-        {
-            requester.failOldest(WcStatus.RETRY_EXC_ERR);
-        }
-        else
-        {
-            enterError();
         }
     }
 
@@ -849,26 +473,8 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
             LOG.debug("{}: {} -> ERR", describe(), state);
         }
         state = QpState.ERR;
-        if (link != null)
-        {
-            publishGate();
-        }
+        connection.publishGate();
         flush();
-    }
-
-    /**
-     * Tells a peer process on a shared-memory link whether it may copy RDMA WRITEs and READs into and out of this
-     * QP's shared regions directly, and under which PD and access flags (see {@link SoftPeerRegions}).
-     */
-    private void publishGate()
-    {
-        final SoftSharedMemoryWire shared = link.sharedMemory();
-        if (shared != null)
-        {
-            final QpState current = state;
-            shared.gate(isConnected(current) ?
-                ((long)pd.handle() << 32) | (responder.accessFlags() & 0xffffffffL) : 0);
-        }
     }
 
     /**
@@ -888,57 +494,6 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
         return state == QpState.RTR || state == QpState.RTS || state == QpState.SQD;
     }
 
-    /**
-     * An HCA executes frames as they arrive; soft only when a thread drives the QP. A QP sent to ERR (say on a
-     * disconnect its application learned of without polling) first takes what already arrived, so an ACK its peer
-     * sent before disconnecting completes the sends it acknowledges rather than have them flushed.
-     */
-    private void takeWhatArrived(final QpState from)
-    {
-        if (isConnected(from) && link != null)
-        {
-            try
-            {
-                if (link.established())
-                {
-                    responder.receive(System.nanoTime()); // receives only: nothing new goes out on the way to ERR
-                }
-            }
-            catch (final IOException ex)
-            {
-                linkFailed(ex.toString());
-            }
-        }
-    }
-
-    /**
-     * An HCA acknowledges a request as it executes it; soft delays a lone ACK so a response can carry it. A QP
-     * that stops driving its link sends the ACK it still owes, so the peer's completed requests do not fail for
-     * want of it: alone on the way to ERR; in a goodbye when destroyed or reset, which also tells the peer's QP that
-     * this one left (a bare close of the link looks like a process that died).
-     *
-     * @param leaving whether the link closes now (destroy, reset).
-     */
-    private void stopDriving(final boolean leaving)
-    {
-        if (link == null || (!leaving && state == QpState.ERR))
-        {
-            return;
-        }
-        try
-        {
-            if (link.established() && (leaving ? acks.writeGoodbye(link) : acks.writeOwedNow(link)))
-            {
-                link.flush();
-            }
-        }
-        catch (final IOException ex)
-        {
-            LOG.debug("{}: {} not sent before stopping: {}", describe(), leaving ? "goodbye" : "owed ACK",
-                ex.toString());
-        }
-    }
-
     private void flush()
     {
         requester.flush();
@@ -947,50 +502,9 @@ public final class SoftQueuePair extends ProviderResource implements QueuePair
 
     private void reset()
     {
-        closeLinks();
-        localPeer = null;
-        linkToken.clear(); // the token was the connection's, which the reset ended
+        connection.reset();
         requester.reset();
         responder.reset();
         state = QpState.RESET;
-    }
-
-    private void closeLinks()
-    {
-        if (link != null)
-        {
-            link.close();
-            link = null;
-        }
-        if (pendingLink != null)
-        {
-            pendingLink.close();
-            pendingLink = null;
-            pendingToken = null;
-        }
-    }
-
-    /**
-     * Takes the QP lock. Holders never block, so spin on tryLock first (a contended lock() allocates); then
-     * yield, in case the holder was preempted on a busy core; only then park.
-     */
-    private void acquire()
-    {
-        for (int attempt = 0; !lock.tryLock(); attempt++)
-        {
-            if (attempt < ACQUIRE_SPINS)
-            {
-                Thread.onSpinWait();
-            }
-            else if (attempt < ACQUIRE_SPINS + ACQUIRE_YIELDS)
-            {
-                Thread.yield();
-            }
-            else
-            {
-                lock.lock();
-                return;
-            }
-        }
     }
 }

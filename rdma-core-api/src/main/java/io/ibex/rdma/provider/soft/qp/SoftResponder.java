@@ -50,6 +50,7 @@ public final class SoftResponder
     static final long MAX_RDMA_LENGTH = 1L << 31;
 
     private final SoftQueuePair qp;
+    private final SoftQpConnection connection;
     private final SoftDevice device;
     private final SoftProtectionDomain pd;
     private final QpType type;
@@ -84,6 +85,7 @@ public final class SoftResponder
 
     SoftResponder(
         final SoftQueuePair qp,
+        final SoftQpConnection connection,
         final SoftDevice device,
         final SoftProtectionDomain pd,
         final SoftReceiveQueue receives,
@@ -91,6 +93,7 @@ public final class SoftResponder
         final QpType type)
     {
         this.qp = qp;
+        this.connection = connection;
         this.device = device;
         this.pd = pd;
         this.type = type;
@@ -132,8 +135,8 @@ public final class SoftResponder
     {
         int work = 0;
         boolean socketMayHaveMore = true;
-        for (SoftLink link = qp.link; link != null && SoftQueuePair.isConnected(qp.state);
-            link = qp.link)
+        for (SoftLink link = connection.link; link != null && SoftQueuePair.isConnected(qp.state);
+            link = connection.link)
         {
             if (readActive && !pumpReadResponse(link))
             {
@@ -145,7 +148,7 @@ public final class SoftResponder
             final int segment = available >= HEADER_LENGTH ? rx.getInt(at + SEGMENT_LENGTH_OFFSET) : 0;
             if (available >= HEADER_LENGTH && !isValidSegment(segment))
             {
-                qp.protocolError("frame segment length " + segment + " outside 0.." + MAX_SEGMENT_LENGTH);
+                connection.protocolError("frame segment length " + segment + " outside 0.." + MAX_SEGMENT_LENGTH);
                 break;
             }
             if (available < HEADER_LENGTH + segment)
@@ -157,7 +160,7 @@ public final class SoftResponder
                 final int read = link.read();
                 if (read < 0)
                 {
-                    qp.linkFailed("the peer closed the connection");
+                    connection.linkFailed("the peer closed the connection");
                     break;
                 }
                 if (read == 0)
@@ -172,7 +175,7 @@ public final class SoftResponder
                 break; // room for the ACK, NAK or atomic response this frame may need
             }
             processFrame(link, at, segment, now);
-            if (qp.link != null)
+            if (connection.link != null)
             {
                 link.consume(HEADER_LENGTH + segment);
             }
@@ -193,7 +196,7 @@ public final class SoftResponder
             (type == QpType.UC && opcode != OP_SEND && opcode != OP_SEND_IMM && opcode != OP_WRITE &&
             opcode != OP_WRITE_IMM && opcode != OP_GOODBYE))
         {
-            qp.protocolError("invalid frame for a " + type + " QP: opcode=" + opcode + " psn=" + psn + " offset=" +
+            connection.protocolError("invalid frame for a " + type + " QP: opcode=" + opcode + " psn=" + psn + " offset=" +
                 offset + " segment=" + segment + " length=" + length);
             return;
         }
@@ -222,7 +225,7 @@ public final class SoftResponder
                 requester.handleReadResponse(psn, segment, offset, length, payloadAddress);
                 break;
             case OP_GOODBYE:
-                qp.peerLeft();
+                connection.peerLeft();
                 return;
             default:
                 requester.handleAtomicResponse(psn, rxAddress + at + COMPARE_ADD_OFFSET);
