@@ -15,6 +15,9 @@ package io.ibex.rdma.provider.disni;
  * {@code ibv_recv_wr} images into a direct buffer and reads {@code struct ibv_wc} images back, at the offsets
  * the {@code *Layout()} methods report from the C headers, as DiSNI does, so a post or a poll is one JNI
  * call with no allocation.
+ *
+ * <p>One class, though over 500 lines: it only declares the native calls and the struct images' indexes, each with
+ * its contract; the C side is split by concern ({@code ibex_device.c}, {@code ibex_qp.c}, {@code ibex_post.c}, ...).
  */
 final class IbexNative
 {
