@@ -22,6 +22,9 @@ import static io.ibex.rdma.provider.soft.cm.CmMessageDescriptor.*;
  * The {@code on*} methods are the agent's and take the id's lock; the others are called with that lock held,
  * each from the thread it names, and leave the sending to the agent thread. It owns the connection and the id's
  * {@link CmEndpoints}; per message it allocates only what the event carries.
+ * <p>
+ * One class, though over 500 lines: the active and the passive side act on the one connection's state, which a
+ * split per side would have to share.
  */
 final class CmHandshake
 {
