@@ -5,27 +5,15 @@ import io.ibex.transport.config.IdleKind;
 import io.ibex.transport.sample.SampleClock;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import org.agrona.concurrent.SystemNanoClock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * {@code ibex node CONFIG}: runs a VILLAS config (libconfig or JSON) as {@code villas node CONFIG} does: its nodes,
@@ -40,10 +28,6 @@ import java.util.stream.Stream;
         "--duration passes or SIGINT/SIGTERM arrives; then print a summary.")
 public final class NodeCommand implements Callable<Integer>
 {
-    private static final Logger LOG = LoggerFactory.getLogger(NodeCommand.class);
-    private static final long COMPILER_QUIET_MILLIS = 100;
-    private static final long COMPILER_WAIT_MILLIS = 3000;
-    private static final long COMPILER_POLL_MILLIS = 10;
     private static final Duration TERMINAL_STATUS_INTERVAL = Duration.ofSeconds(1);
     private static final Duration LOG_STATUS_INTERVAL = Duration.ofSeconds(5);
 
@@ -76,9 +60,9 @@ public final class NodeCommand implements Callable<Integer>
     private String idleStrategy;
 
     @Option(names = "--warm-up", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "500ms",
-        description = "Before the run, run its paths this long with file outputs that discard and infiniband " +
-            "nodes that talk to peers of their own, so that the JIT has compiled the paths' code when the clocks " +
-            "start; 0 for none (default: ${DEFAULT-VALUE}).")
+        description = "Before the run, run its paths at least this long (in two rounds, each until the JIT is " +
+            "done, at most 5 s) with file outputs that discard and infiniband nodes on free ports, so that the " +
+            "paths' code is compiled when the clocks start; 0 for none (default: ${DEFAULT-VALUE}).")
     private Duration warmUp;
 
     @Option(names = "--jit", paramLabel = "MODE", defaultValue = "auto",
@@ -111,23 +95,32 @@ public final class NodeCommand implements Callable<Integer>
             SystemNanoClock.INSTANCE);
         try (RunConfig config = RunConfig.read(configFile, context, NodeTypes.standard()))
         {
-            warmUp(context, idle, pathThreads);
             final Duration status = statusInterval != null ? statusInterval : config.statusInterval() != null ?
                 config.statusInterval() : terminal ? TERMINAL_STATUS_INTERVAL : LOG_STATUS_INTERVAL;
             final RunOptions options = new RunOptions(duration, status, linger, connectTimeout, idle, pathThreads,
                 jitMode);
+            final WarmUp warming = warmUp.compareTo(Duration.ZERO) > 0 ?
+                new WarmUp(configFile, context, config, options) : null;
             final Runner runner = new Runner(config, options, spec.commandLine().getOut(),
                 terminal ? spec.commandLine().getErr() : null);
             final ShutdownSignalBarrier signals = new ShutdownSignalBarrier();
             final Thread watcher = new Thread(() ->
             {
                 signals.await();
+                if (warming != null)
+                {
+                    warming.stop();
+                }
                 runner.requestStop("SIGINT or SIGTERM arrived");
             }, "ibex-signals");
             watcher.setDaemon(true);
             watcher.start();
             try
             {
+                if (warming != null)
+                {
+                    warming.run(warmUp);
+                }
                 runner.run();
             }
             finally
@@ -136,86 +129,5 @@ public final class NodeCommand implements Callable<Integer>
             }
         }
         return 0;
-    }
-
-    /**
-     * Runs the config for {@code --warm-up} with {@link NodeTypes#warmUp()} (relative files in a temporary
-     * directory, deleted after), printing nothing; a failure there is left for the real run to report. The warm-up
-     * runs with both compilers, whatever {@code --jit} says: what C2 compiles before the run stays, and
-     * {@code --jit} keeps C2 from compiling during it.
-     */
-    private void warmUp(final NodeContext context, final IdleKind idle, final PathThreads pathThreads)
-    {
-        if (warmUp.isZero() || warmUp.isNegative())
-        {
-            return;
-        }
-        Path scratch = null;
-        try
-        {
-            scratch = Files.createTempDirectory("ibex-warm-up");
-            final NodeContext scratchContext = new NodeContext(scratch, context.clock(), context.pacingClock());
-            try (RunConfig config = RunConfig.read(configFile, scratchContext, NodeTypes.warmUp()))
-            {
-                new Runner(config, new RunOptions(warmUp, Duration.ZERO, Duration.ZERO, connectTimeout, idle,
-                    pathThreads, JitMode.TIERED), new PrintWriter(Writer.nullWriter()), null).run();
-            }
-            awaitQuietCompiler();
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            LOG.debug("warm-up failed; the run goes on", ex);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-        finally
-        {
-            deleteTree(scratch);
-        }
-    }
-
-    /**
-     * Waits until the JIT compiled nothing for {@link #COMPILER_QUIET_MILLIS} (it goes on compiling what the warm-up
-     * made hot, on the cores the run needs), at most {@link #COMPILER_WAIT_MILLIS}.
-     */
-    private static void awaitQuietCompiler() throws InterruptedException
-    {
-        final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
-        if (compiler == null || !compiler.isCompilationTimeMonitoringSupported())
-        {
-            return;
-        }
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(COMPILER_WAIT_MILLIS);
-        long last = compiler.getTotalCompilationTime();
-        long quietSince = System.nanoTime();
-        while (System.nanoTime() - deadline < 0 &&
-            System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(COMPILER_QUIET_MILLIS))
-        {
-            Thread.sleep(COMPILER_POLL_MILLIS);
-            final long now = compiler.getTotalCompilationTime();
-            if (now != last)
-            {
-                last = now;
-                quietSince = System.nanoTime();
-            }
-        }
-    }
-
-    private static void deleteTree(final Path root)
-    {
-        if (root == null)
-        {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root))
-        {
-            paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
-        }
-        catch (final IOException | UncheckedIOException ex)
-        {
-            LOG.warn("cannot delete the warm-up's directory {}: {}", root, ex.toString());
-        }
     }
 }

@@ -7,6 +7,7 @@ import io.ibex.samples.runner.node.SignalNode;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -32,14 +33,16 @@ public final class NodeTypes
     }
 
     /**
-     * @return the types of ibex as the warm-up runs them: signal nodes as they are, file outputs that discard
-     *         what they format, and infiniband nodes that send through a pair of channels of their own instead of
-     *         to their peer.
+     * @param linkedPorts the ports of the run's targets that its own sources connect to
+     *                    ({@link InfinibandNode#linkedPorts}).
+     * @return the types of ibex as the warm-up runs them, for one reading of a config: signal nodes without a
+     *         limit, file outputs that discard what they format, and infiniband nodes on free ports
+     *         ({@link InfinibandNode#warmUpFactory}).
      */
-    public static NodeTypes warmUp()
+    public static NodeTypes warmUp(final Set<Integer> linkedPorts)
     {
-        return new NodeTypes(Map.of("file", FileNode.DISCARDING_FACTORY, "infiniband", InfinibandNode.WARM_UP_FACTORY,
-            "signal", SignalNode.FACTORY));
+        return new NodeTypes(Map.of("file", FileNode.DISCARDING_FACTORY, "infiniband",
+            InfinibandNode.warmUpFactory(linkedPorts), "signal", SignalNode.WARM_UP_FACTORY));
     }
 
     /**

@@ -39,6 +39,10 @@ public final class Runner
 {
     private static final Logger LOG = LoggerFactory.getLogger(Runner.class);
     private static final long MONITOR_MILLIS = 10;
+    /** How long the JIT must have been idle before the inputs start, with C1 alone. */
+    private static final long SETTLE_QUIET_MILLIS = 50;
+    /** The longest the inputs wait for the JIT. */
+    private static final long SETTLE_MAX_MILLIS = 500;
 
     private final RunConfig config;
     private final RunOptions options;
@@ -135,7 +139,7 @@ public final class Runner
                 c1 && jitProblem == null ? "C1 only" : "C1 and C2", options.threads().optionName(),
                 options.jit().optionName(), freeCores, Runtime.getRuntime().availableProcessors());
             LOG.info("{}", threading);
-            startNodes(used, startedNodes);
+            startNodes(used, startedNodes, c1 && jitProblem == null);
             final long start = System.nanoTime();
             if (shared)
             {
@@ -202,9 +206,10 @@ public final class Runner
      * Starts the nodes in three steps: first those that receive (infiniband targets, outputs), so that a source
      * finds its target listening; then the infiniband sources, waiting until each is connected; last the other
      * inputs (signal generators, files to replay), so that their clocks start with the paths and no step is
-     * missed while connections are made.
+     * missed while connections are made. With C1 alone, the inputs start once the JIT compiled what the first two
+     * steps asked for (at most {@link #SETTLE_MAX_MILLIS}), so that its work does not take the paths' core.
      */
-    private void startNodes(final List<RunNode> used, final List<Node> started)
+    private void startNodes(final List<RunNode> used, final List<Node> started, final boolean settleJit)
     {
         final List<InfinibandNode> sources = new ArrayList<>();
         final List<Node> inputs = new ArrayList<>();
@@ -235,9 +240,25 @@ public final class Runner
         {
             source.awaitConnected(deadline, options.connectTimeout());
         }
+        if (settleJit)
+        {
+            settleJit();
+        }
         for (final Node input : inputs)
         {
             start(input, started);
+        }
+    }
+
+    private static void settleJit()
+    {
+        try
+        {
+            CompilerThreads.awaitIdle(SETTLE_QUIET_MILLIS, SETTLE_MAX_MILLIS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -47,12 +47,17 @@ public final class FileNode implements Node
     public static final String TYPE = "file";
     /** Builds file nodes from their settings. */
     public static final NodeFactory FACTORY = FileNode::create;
-    /** Builds file nodes whose outputs format every sample and discard the text: for the warm-up. */
-    public static final NodeFactory DISCARDING_FACTORY = (name, settings, context) ->
-        create(name, settings, context, (path) -> Channels.newChannel(OutputStream.nullOutputStream()));
     /** Opens an output as VILLAS's {@code "a+"}: created if missing, appended to. */
     private static final Opener APPEND = (path) -> FileChannel.open(path, StandardOpenOption.CREATE,
         StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    private static final Path DEV_NULL = Path.of("/dev/null");
+    /**
+     * Builds file nodes whose outputs format every sample and discard the text: for the warm-up. They write to
+     * /dev/null where there is one, through the file channel a run's outputs write through.
+     */
+    public static final NodeFactory DISCARDING_FACTORY = (name, settings, context) -> create(name, settings, context,
+        (path) -> Files.isWritable(DEV_NULL) ? APPEND.open(DEV_NULL) :
+            Channels.newChannel(OutputStream.nullOutputStream()));
 
     /** How long {@code in.eof = "wait"} lets pass before it looks for appended lines again, as VILLAS. */
     private static final long WAIT_RETRY_NANOS = 100_000_000L;

@@ -23,7 +23,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * A node of type {@code infiniband}: one {@link SampleChannel}, with every key of VILLASnode's node-type
@@ -36,14 +42,6 @@ public final class InfinibandNode implements Node
 {
     /** Builds infiniband nodes: binds and checks their settings as {@link ChannelConfig} does. */
     public static final NodeFactory FACTORY = InfinibandNode::create;
-    /**
-     * Builds infiniband nodes for the warm-up: each talks to a peer channel of its own on free ports of its
-     * in.address's host, not to the configured peer, through the same code a real node runs (one class at every
-     * call site, so that the JIT's profile of the warm-up holds for the run). Written to, such a node drains its
-     * peer; read, it has its peer send a sample first.
-     */
-    public static final NodeFactory WARM_UP_FACTORY = (name, settings, context) -> create(name, settings, true);
-
     private final ChannelConfig config;
     private final SampleChannel channel;
     private final SampleBatch received;
@@ -65,12 +63,70 @@ public final class InfinibandNode implements Node
             config.out().vectorize()));
     }
 
-    private static ConfiguredNode create(final String name, final ConfigGroup settings, final NodeContext context)
+    /**
+     * Builds infiniband nodes for the warm-up, on free ports of their hosts: a source and a target of the run that
+     * are each other's peers (their ports in {@code linkedPorts}) are linked to each other as in the run; any other
+     * node talks to a peer channel of its own (written to, it drains its peer; read, it has its peer send a sample
+     * first). Both run the code of a real node, so that the JIT's profile of the warm-up holds for the run.
+     *
+     * @param linkedPorts the ports of the run's targets that a source of the same run connects to
+     *                    ({@link #linkedPorts}).
+     * @return a factory for one reading of the config: each reading links on fresh ports.
+     */
+    public static NodeFactory warmUpFactory(final Set<Integer> linkedPorts)
     {
-        return create(name, settings, false);
+        final Map<Integer, Integer> ports = new HashMap<>();
+        return (name, settings, context) -> create(name, settings, (config) ->
+        {
+            final InetSocketAddress peer = config.isSource() ? config.out().address() : config.in().address();
+            return linkedPorts.contains(peer.getPort()) ?
+                linkedNode(config, ports.computeIfAbsent(peer.getPort(), (port) -> freePort(peer.getAddress()))) :
+                warmUpNode(config);
+        });
     }
 
-    private static ConfiguredNode create(final String name, final ConfigGroup settings, final boolean warmUp)
+    /** @return the node on the warm-up's port of its link: a source connects to it, a target listens on it. */
+    private static InfinibandNode linkedNode(final ChannelConfig config, final int port)
+    {
+        final InetAddress host = config.in().address().getAddress();
+        final ChannelConfig moved = config.isSource() ?
+            config.toBuilder().in(in -> in.address(new InetSocketAddress(host, freePort(host))))
+                .out(out -> out.address(new InetSocketAddress(config.out().address().getAddress(), port))).build() :
+            config.toBuilder().in(in -> in.address(new InetSocketAddress(host, port))).build();
+        return new InfinibandNode(moved.check(), null);
+    }
+
+    /**
+     * @param nodes a run's infiniband nodes.
+     * @return the ports of its targets that a source among them connects to: the same address, or the port of a
+     *         target listening on every address.
+     */
+    public static Set<Integer> linkedPorts(final List<InfinibandNode> nodes)
+    {
+        final Set<Integer> linked = new HashSet<>();
+        for (final InfinibandNode target : nodes)
+        {
+            final InetSocketAddress listening = target.config.in().address();
+            for (final InfinibandNode source : nodes)
+            {
+                final InetSocketAddress peer = source.config.isSource() ? source.config.out().address() : null;
+                if (!target.config.isSource() && peer != null && peer.getPort() == listening.getPort() &&
+                    (listening.getAddress().isAnyLocalAddress() || listening.equals(peer)))
+                {
+                    linked.add(listening.getPort());
+                }
+            }
+        }
+        return linked;
+    }
+
+    private static ConfiguredNode create(final String name, final ConfigGroup settings, final NodeContext context)
+    {
+        return create(name, settings, (config) -> new InfinibandNode(config, null));
+    }
+
+    private static ConfiguredNode create(final String name, final ConfigGroup settings,
+        final Function<ChannelConfig, InfinibandNode> build)
     {
         final ChannelConfig config = ChannelConfigs.fromGroup(name, settings).check();
         final ConfigValue nodeHooks = ChannelConfigs.hooks(config);
@@ -90,7 +146,7 @@ public final class InfinibandNode implements Node
             throw new ConfigException(nodeHooks.location(), "hooks: node '" + name + "' has in.hooks and " +
                 "out.hooks already: give its hooks in those");
         }
-        return new ConfiguredNode(warmUp ? warmUpNode(config) : new InfinibandNode(config, null), inHooks, outHooks);
+        return new ConfiguredNode(build.apply(config), inHooks, outHooks);
     }
 
     /** @return the node as the warm-up runs it: a source to a target of its own, or a target of a source of its own. */

@@ -32,6 +32,13 @@ public final class SignalNode implements Node
 {
     /** Builds signal nodes from their config groups (type {@value SignalNodeConfig#TYPE}). */
     public static final NodeFactory FACTORY = SignalNode::create;
+    /** Builds signal nodes for the warm-up: as configured, but without a limit, so that they run until stopped. */
+    public static final NodeFactory WARM_UP_FACTORY = (name, settings, context) ->
+    {
+        final SignalNodeConfig config = SignalNodeConfig.bind(name, settings).withoutLimit();
+        return new ConfiguredNode(new SignalNode(config, context, new SplittableRandom()), config.inHooks(),
+            config.outHooks());
+    };
 
     private static final int FLAGS = Sample.HAS_TS_ORIGIN | Sample.HAS_SEQUENCE | Sample.HAS_DATA;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;

@@ -35,6 +35,12 @@ record SignalNodeConfig(String name, List<GeneratedSignal> signals, double rate,
     /** VILLAS's default limit: none. */
     static final long DEFAULT_LIMIT = -1;
 
+    /** @return these settings with no limit. */
+    SignalNodeConfig withoutLimit()
+    {
+        return new SignalNodeConfig(name, signals, rate, DEFAULT_LIMIT, realtime, monitorMissed, inHooks, outHooks);
+    }
+
     /**
      * @param name     the node's name.
      * @param settings its group.

@@ -215,6 +215,20 @@ class SignalNodeTest
     }
 
     @Test
+    void theWarmUpsNodeGoesOnPastTheLimitUntilItIsStopped()
+    {
+        final Node node = SignalNode.WARM_UP_FACTORY.create("siggen",
+            settings("signal = \"counter\"; limit = 3; realtime = false;"),
+            new NodeContext(Path.of("."), epoch, pacing)).node();
+        node.start();
+        for (int step = 0; step < 10; step++)
+        {
+            assertEquals(1, node.read(block), "step " + step);
+            assertEquals(step, block.get(0).sequence());
+        }
+    }
+
+    @Test
     void aPacedNodeEndsWhenTheStepAtTheLimitIsDueAsVillasReturnsAfterItsWait()
     {
         final SignalNode node = started("signal = \"counter\"; limit = 2; rate = 10;");
