@@ -34,11 +34,7 @@ public final class SignalNode implements Node
     public static final NodeFactory FACTORY = SignalNode::create;
     /** Builds signal nodes for the warm-up: as configured, but without a limit, so that they run until stopped. */
     public static final NodeFactory WARM_UP_FACTORY = (name, settings, context) ->
-    {
-        final SignalNodeConfig config = SignalNodeConfig.bind(name, settings).withoutLimit();
-        return new ConfiguredNode(new SignalNode(config, context, new SplittableRandom()), config.inHooks(),
-            config.outHooks());
-    };
+        configured(SignalNodeConfig.bind(name, settings).withoutLimit(), context);
 
     private static final int FLAGS = Sample.HAS_TS_ORIGIN | Sample.HAS_SEQUENCE | Sample.HAS_DATA;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
@@ -83,7 +79,11 @@ public final class SignalNode implements Node
      */
     public static ConfiguredNode create(final String name, final ConfigGroup settings, final NodeContext context)
     {
-        final SignalNodeConfig config = SignalNodeConfig.bind(name, settings);
+        return configured(SignalNodeConfig.bind(name, settings), context);
+    }
+
+    private static ConfiguredNode configured(final SignalNodeConfig config, final NodeContext context)
+    {
         return new ConfiguredNode(new SignalNode(config, context, new SplittableRandom()), config.inHooks(),
             config.outHooks());
     }
